@@ -1,0 +1,22 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// SurveyReplay uses only the toolchain: Foundation, XCTest and Swift Testing. No package dependencies.
+let package = Package(
+    name: "SurveyReplay",
+    products: [
+        .library(name: "SurveyReplay", targets: ["SurveyCore", "SurveyFormats", "SurveyHarness"]),
+        .executable(name: "survey-replay", targets: ["survey-replay"]),
+    ],
+    targets: [
+        .target(name: "SurveyCore"),
+        .target(name: "SurveyFormats", dependencies: ["SurveyCore"]),
+        .target(name: "SurveyHarness", dependencies: ["SurveyCore", "SurveyFormats"]),
+        .target(name: "SurveyReplayCLI", dependencies: ["SurveyCore", "SurveyFormats", "SurveyHarness"]),
+        .executableTarget(name: "survey-replay", dependencies: ["SurveyReplayCLI"]),
+        .testTarget(name: "SurveyCoreTests", dependencies: ["SurveyCore"]),
+        .testTarget(name: "SurveyFormatsTests", dependencies: ["SurveyCore", "SurveyFormats", "SurveyHarness"]),
+        .testTarget(name: "SurveyHarnessTests", dependencies: ["SurveyCore", "SurveyFormats", "SurveyHarness"]),
+        .testTarget(name: "SurveyReplayCLITests", dependencies: ["SurveyReplayCLI", "survey-replay"]),
+    ]
+)

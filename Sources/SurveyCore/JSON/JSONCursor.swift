@@ -1,0 +1,120 @@
+/// A parsed node together with where it is (file and JSON pointer), for decoders that must report
+/// problems at the right `line:column`. Strict accessors throw an `InputError` that says what was expected;
+/// lenient ones return nil, for formats whose real engine reads a key with `as?` and ignores a wrong type.
+public struct JSONCursor: Sendable {
+    public let node: JSONNode
+    public let pointer: JSONPointer
+    public let file: SourceFile
+
+    public init(node: JSONNode, pointer: JSONPointer = .root, file: SourceFile) {
+        self.node = node
+        self.pointer = pointer
+        self.file = file
+    }
+
+    public var position: SourcePosition { file.position(of: node.offset) }
+    public var location: SourceLocation { SourceLocation(position: position, pointer: pointer) }
+
+    public func diagnostic(
+        _ severity: Diagnostic.Severity = .error, _ message: String, hint: String? = nil, rule: String? = nil
+    ) -> Diagnostic {
+        Diagnostic(severity, file: file.path, location: location, message: message, hint: hint, rule: rule)
+    }
+
+    public func error(_ message: String, hint: String? = nil) -> InputError {
+        InputError(diagnostic(.error, message, hint: hint))
+    }
+
+    /// "expected a string for 'id', found a number"
+    public func typeError(expected: String, for what: String) -> InputError {
+        error("expected \(expected) for \(what), found \(node.kindDescription)")
+    }
+
+    // MARK: lenient access
+
+    public var stringValue: String? {
+        if case .string(let value) = node.value { return value }
+        return nil
+    }
+
+    public var boolValue: Bool? {
+        if case .bool(let value) = node.value { return value }
+        return nil
+    }
+
+    public var numberValue: Double? {
+        if case .number(let value) = node.value { return value }
+        return nil
+    }
+
+    public var isNull: Bool {
+        if case .null = node.value { return true }
+        return false
+    }
+
+    public var elements: [JSONCursor]? {
+        guard case .array(let nodes) = node.value else { return nil }
+        return nodes.enumerated().map { JSONCursor(node: $1, pointer: pointer.appending($0), file: file) }
+    }
+
+    public var object: JSONObjectCursor? {
+        guard case .object(let members) = node.value else { return nil }
+        return JSONObjectCursor(cursor: self, members: members)
+    }
+
+    // MARK: strict access
+
+    public func string(for what: String) throws(InputError) -> String {
+        guard let value = stringValue else { throw typeError(expected: "a string", for: what) }
+        return value
+    }
+
+    public func bool(for what: String) throws(InputError) -> Bool {
+        guard let value = boolValue else { throw typeError(expected: "true or false", for: what) }
+        return value
+    }
+
+    public func number(for what: String) throws(InputError) -> Double {
+        guard let value = numberValue else { throw typeError(expected: "a number", for: what) }
+        return value
+    }
+
+    public func array(for what: String) throws(InputError) -> [JSONCursor] {
+        guard let value = elements else { throw typeError(expected: "an array", for: what) }
+        return value
+    }
+
+    public func object(for what: String) throws(InputError) -> JSONObjectCursor {
+        guard let value = object else { throw typeError(expected: "an object", for: what) }
+        return value
+    }
+}
+
+/// An object node with its members addressable by key, each member a cursor with its own pointer.
+public struct JSONObjectCursor: Sendable {
+    public let cursor: JSONCursor
+    public let members: [JSONMember]
+
+    public var keys: [String] { members.map(\.key) }
+
+    public subscript(key: String) -> JSONCursor? {
+        guard let member = members.first(where: { $0.key == key }) else { return nil }
+        return JSONCursor(node: member.value, pointer: cursor.pointer.appending(key), file: cursor.file)
+    }
+
+    public func contains(_ key: String) -> Bool { members.contains { $0.key == key } }
+
+    /// The member, or an error at the object that names the missing key.
+    public func required(_ key: String, in what: String) throws(InputError) -> JSONCursor {
+        guard let member = self[key] else {
+            throw cursor.error("\(what) has no \(CanonicalJSON.quote(key)); expected one")
+        }
+        return member
+    }
+
+    /// The position of a member's key, for findings about the key itself.
+    public func keyLocation(_ key: String) -> SourceLocation? {
+        guard let member = members.first(where: { $0.key == key }) else { return nil }
+        return SourceLocation(position: cursor.file.position(of: member.keyOffset), pointer: cursor.pointer.appending(key))
+    }
+}

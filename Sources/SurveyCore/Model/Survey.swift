@@ -1,0 +1,48 @@
+/// A survey file format the harness can simulate. A format is one folder of `SurveyFormats` and one line in
+/// its registry: it recognizes its files and loads them into a `Survey`.
+public protocol SurveyFormat: Sendable {
+    /// The short name used in traces and on the command line (`surveynative`).
+    var name: String { get }
+    /// What a file of this format looks like, for the message when no format recognizes a file.
+    var signature: String { get }
+    /// Whether a parsed file is of this format (by its top-level shape).
+    func recognizes(_ root: JSONNode) -> Bool
+    /// Decodes and checks the file; every problem that stops a run is an error with its location.
+    func load(_ root: JSONCursor) throws(InputError) -> any Survey
+}
+
+/// A loaded survey, ready to start sessions.
+public protocol Survey: Sendable {
+    var format: String { get }
+    /// Every id an action may name, in document order.
+    var questionIDs: [String] { get }
+    func makeSession(_ settings: SessionSettings) -> any SurveySession
+}
+
+/// What the host environment of a session provides: today's date (a fixed clock, for determinism).
+public struct SessionSettings: Sendable, Hashable {
+    /// The clock used when no scenario gives one: fixed, so that runs never depend on the machine's date.
+    public static let defaultToday = CalendarDate(year: 2026, month: 1, day: 1)
+
+    public var today: CalendarDate
+
+    public init(today: CalendarDate = SessionSettings.defaultToday) {
+        self.today = today
+    }
+}
+
+/// A respondent's session with the real engine's semantics: a state machine that takes actions and
+/// returns outcomes. Sessions are classes because a session is one evolving thing with identity.
+public protocol SurveySession: AnyObject {
+    func perform(_ action: Action) -> StepResult
+    /// The question the engine is waiting on, or nil (for example once Submit is shown).
+    var currentQuestion: String? { get }
+    /// The ids a respondent sees now, in display order.
+    var visibleQuestions: [String] { get }
+    /// Whether Submit can be tapped now.
+    var isSubmittable: Bool { get }
+    /// The stored answer of a question, visible or not.
+    func answer(for question: String) -> JSONValue?
+    /// What the engine produces for the server: nil until the format produces one (e.g. on submit).
+    var payload: JSONValue? { get }
+}

@@ -1,0 +1,82 @@
+/// The bytes of one input file (a survey, a scenario, a golden) with a line index, so that any byte
+/// offset can be turned into the `line:column` a person sees in an editor.
+public struct SourceFile: Sendable {
+    /// The path as it should be shown in messages (relative where the caller knows how).
+    public let path: String
+    public let bytes: [UInt8]
+    /// Byte offset at which each line starts; `lineStarts[0] == 0`.
+    private let lineStarts: [Int]
+    /// Whether each line holds only ASCII, so its columns are byte counts (the common case, O(1)).
+    private let lineIsASCII: [Bool]
+
+    public init(path: String, bytes: [UInt8]) {
+        self.path = path
+        self.bytes = bytes
+        var starts = [0]
+        var ascii = [true]
+        for (offset, byte) in bytes.enumerated() {
+            if byte == UInt8(ascii: "\n") {
+                starts.append(offset + 1)
+                ascii.append(true)
+            } else if byte >= 0x80 {
+                ascii[ascii.count - 1] = false
+            }
+        }
+        lineStarts = starts
+        lineIsASCII = ascii
+    }
+
+    public init(path: String, text: String) {
+        self.init(path: path, bytes: Array(text.utf8))
+    }
+
+    /// The 1-based line and column of a byte offset. Columns count characters (UTF-8 sequences), not bytes.
+    public func position(of offset: Int) -> SourcePosition {
+        let clamped = max(0, min(offset, bytes.count))
+        var low = 0
+        var high = lineStarts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if lineStarts[middle] <= clamped { low = middle } else { high = middle - 1 }
+        }
+        let start = lineStarts[low]
+        if lineIsASCII[low] {
+            return SourcePosition(line: low + 1, column: clamped - start + 1)
+        }
+        var column = 1
+        var index = start
+        while index < clamped {
+            if bytes[index] & 0xC0 != 0x80 { column += 1 }
+            index += 1
+        }
+        // Count the sequence the offset is in as one character.
+        if clamped < bytes.count, bytes[clamped] & 0xC0 == 0x80 { column -= 1 }
+        return SourcePosition(line: low + 1, column: column)
+    }
+
+    /// The text of a 1-based line, without its line break.
+    public func line(_ number: Int) -> String {
+        guard number >= 1, number <= lineStarts.count else { return "" }
+        let start = lineStarts[number - 1]
+        var end = number < lineStarts.count ? lineStarts[number] - 1 : bytes.count
+        if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        return String(decoding: bytes[start..<max(start, end)], as: UTF8.self)
+    }
+}
+
+/// A 1-based line and column in a source file.
+public struct SourcePosition: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let line: Int
+    public let column: Int
+
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String { "\(line):\(column)" }
+
+    public static func < (lhs: SourcePosition, rhs: SourcePosition) -> Bool {
+        (lhs.line, lhs.column) < (rhs.line, rhs.column)
+    }
+}

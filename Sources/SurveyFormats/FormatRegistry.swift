@@ -1,0 +1,29 @@
+import SurveyCore
+
+/// The formats the harness knows. Adding a format is one folder here and one line in `standard`.
+public struct FormatRegistry: Sendable {
+    public let formats: [any SurveyFormat]
+
+    public init(formats: [any SurveyFormat]) {
+        self.formats = formats
+    }
+
+    public static let standard = FormatRegistry(formats: [SurveyNativeFormat()])
+
+    public func format(named name: String) -> (any SurveyFormat)? {
+        formats.first { $0.name == name }
+    }
+
+    /// Parses a survey file, detects its format and loads it.
+    public func load(_ file: SourceFile) throws(InputError) -> any Survey {
+        let root = try JSONParser.parse(file)
+        guard let format = formats.first(where: { $0.recognizes(root) }) else {
+            let kinds = formats.map(\.signature).joined(separator: "; or ")
+            throw InputError(
+                Diagnostic(
+                    file: file.path, position: file.position(of: root.offset),
+                    message: "cannot tell which survey format this is; expected \(kinds)"))
+        }
+        return try format.load(JSONCursor(node: root, file: file))
+    }
+}

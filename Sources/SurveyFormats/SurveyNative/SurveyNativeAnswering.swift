@@ -1,0 +1,322 @@
+import SurveyCore
+
+/// How each question type takes an answer and a tap on Next (reference §2, §5, §6). One `answer` action is
+/// one whole interaction (pick, type and commit); a value the survey cannot hold at all (a missing option,
+/// the wrong shape) does not fit the survey, while one the engine refuses (a year off the picker, text over
+/// `max_chars`, a failed validation) is a refusal.
+extension SurveyNativeSession {
+    func answer(_ slot: Int, with value: JSONValue) throws(EngineCrash) -> Outcome {
+        let question = survey.questions[slot]
+        switch question.kind {
+        case .singleSelect(let options):
+            return try answerSingleSelect(slot, options, value)
+        case .multiSelect(let options):
+            return try answerMultiSelect(slot, options, value)
+        case .yearPicker(let picker):
+            guard let text = value.stringValue, let year = Int(text), String(year) == text else {
+                return misfit(question, expected: "a year as a string, e.g. \"1990\"", found: value)
+            }
+            guard let range = picker.range(today: today) else {
+                return .rejected("the year picker of '\(question.id)' offers no years (its minimum is after its maximum)")
+            }
+            guard range.contains(year) else {
+                return .rejected("the year picker of '\(question.id)' offers \(range.lowerBound)…\(range.upperBound) (today is \(today)), not \(year)")
+            }
+            try commit(slot, value)
+        case .datePicker(let picker):
+            guard let text = value.stringValue, let date = CalendarDate(iso: text) else {
+                return misfit(question, expected: "a date as a \"yyyy-MM-dd\" string", found: value)
+            }
+            let bounds = picker.bounds(today: today)
+            if let low = bounds.min, date < low {
+                return .rejected("the date picker of '\(question.id)' starts at \(low) (today is \(today)); \(date) is before it")
+            }
+            if let high = bounds.max, date > high {
+                return .rejected("the date picker of '\(question.id)' ends at \(high) (today is \(today)); \(date) is after it")
+            }
+            try commit(slot, value)
+        case .singleTextField(let maxChars, let validations):
+            guard let text = value.stringValue else { return misfit(question, expected: "a string", found: value) }
+            if let refusal = typingRefusal(text, maxChars, question.id) { return .rejected(refusal) }
+            if let message = try firstFailure(validations, text: text) { return .validationFailed(message) }
+            try commit(slot, value)
+        case .singleTextArea:
+            guard value.stringValue != nil else { return misfit(question, expected: "a string", found: value) }
+            try commit(slot, value)
+        case .multiTextField(let fields, let validations):
+            return try answerMultiTextField(slot, fields, validations, value)
+        case .dynamicLabelTextField(let labelSets, let metadataID, let validations):
+            return try answerDynamicLabels(slot, labelSets, metadataID, validations, value)
+        case .addTextField:
+            guard let texts = strings(in: value) else { return misfit(question, expected: "an array of strings", found: value) }
+            // Next sends the non-empty texts in field order (AddTextFieldTableViewCell.swift:54-63).
+            state.answers[slot] = .array(texts.filter { !$0.isEmpty }.map(JSONValue.string))
+            try markFinished(slot)
+        case .segmentSelect(let values):
+            guard let choice = value.stringValue, values.contains(choice) else {
+                return misfit(question, expected: "one of its values (\(list(values)))", found: value)
+            }
+            try commit(slot, value)
+        case .tableSelect(let options, let rows):
+            return try answerTableSelect(slot, options, rows, value)
+        case .unknown(let typeName):
+            return .rejected("'\(question.id)' has the unknown type '\(typeName)': the engine shows its text only and it can never be answered")
+        }
+        return .ok
+    }
+
+    private func answerSingleSelect(_ slot: Int, _ options: [SurveyNative.Option], _ value: JSONValue) throws(EngineCrash) -> Outcome {
+        let question = survey.questions[slot]
+        let expected = "one of its options (\(list(options.map(\.title)))), an Other option as {\"Title\": \"text\"}"
+        switch value {
+        case .string(let choice):
+            guard options.contains(.plain(choice)) else { return misfit(question, expected: expected, found: value) }
+            // Leaving a selected Other option first writes {"Other": ""} (reference, "Other quirks").
+            if let title = selectedOtherTitle(slot, options) {
+                try commit(slot, .object([title: ""]))
+            }
+            try commit(slot, value)
+            return .ok
+        case .object(let parts):
+            guard parts.count == 1, let (title, typed) = parts.first, let text = typed.stringValue,
+                case .other(_, let validations)? = options.first(where: { $0.title == title && $0.isOther })
+            else { return misfit(question, expected: expected, found: value) }
+            // Tapping the row stores {title: ""}; Next on the row then commits the typed text if valid.
+            if selectedOtherTitle(slot, options) != title {
+                try commit(slot, .object([title: ""]))
+            }
+            if let message = try firstFailure(validations, text: text) { return .validationFailed(message) }
+            try commit(slot, value)
+            return .ok
+        default:
+            return misfit(question, expected: expected, found: value)
+        }
+    }
+
+    private func answerMultiSelect(_ slot: Int, _ options: [SurveyNative.Option], _ value: JSONValue) throws(EngineCrash) -> Outcome {
+        let question = survey.questions[slot]
+        let plain = options.compactMap { option -> String? in
+            if case .plain(let title) = option { return title }
+            return nil
+        }
+        let expected = "an array of its options (\(list(plain)))\(options.contains(where: \.isOther) ? " and at most one Other text" : "")"
+        guard let texts = strings(in: value), Set(texts).count == texts.count else {
+            return misfit(question, expected: expected, found: value)
+        }
+        let others = texts.filter { !plain.contains($0) }
+        if !others.isEmpty {
+            guard others.count == 1, case .other(_, let validations)? = options.first(where: \.isOther) else {
+                return misfit(question, expected: expected, found: value)
+            }
+            if let message = try firstFailure(validations, text: others[0]) {
+                // The Other text commits only when valid (end-editing); the taps on options stand.
+                try commit(slot, .array(texts.filter(plain.contains).map(JSONValue.string)))
+                return .validationFailed(message)
+            }
+        }
+        // Selected options are stored in tap order (SQ:1158-1169); the value lists them in that order.
+        try commit(slot, value)
+        return .ok
+    }
+
+    private func answerMultiTextField(
+        _ slot: Int, _ fields: [SurveyNative.Field], _ validations: [SurveyNative.Validation], _ value: JSONValue
+    ) throws(EngineCrash) -> Outcome {
+        let question = survey.questions[slot]
+        let expected = "an object of field texts keyed by label (\(list(fields.map(\.label))))"
+        guard case .object(let parts) = value, !parts.isEmpty, parts.values.allSatisfy({ $0.stringValue != nil }),
+            parts.keys.allSatisfy({ key in fields.contains { $0.label == key } })
+        else { return misfit(question, expected: expected, found: value) }
+        for field in fields {
+            guard let text = parts[field.label]?.stringValue else { continue }
+            if let refusal = typingRefusal(text, field.maxChars, "\(question.id)/\(field.label)") { return .rejected(refusal) }
+            // The question's validations apply to every field (reference §5).
+            if let message = try firstFailure(validations, text: text) { return .validationFailed(message) }
+        }
+        // Each field is stored under its label as it is edited; fields never edited stay absent.
+        var merged = state.answers[slot]?.objectValue ?? [:]
+        merged.merge(parts) { _, new in new }
+        try commit(slot, .object(merged))
+        return .ok
+    }
+
+    private func answerDynamicLabels(
+        _ slot: Int, _ labelSets: [[String]], _ metadataID: String?, _ validations: [SurveyNative.Validation], _ value: JSONValue
+    ) throws(EngineCrash) -> Outcome {
+        let question = survey.questions[slot]
+        let expected = "an object keyed by the labels of one label set (\(labelSets.map { "[\(list($0))]" }.joined(separator: " or ")))"
+        guard case .object(let parts) = value, !parts.isEmpty, parts.values.allSatisfy({ $0.stringValue != nil }),
+            let setIndex = labelSets.firstIndex(where: { Set(parts.keys).isSubset(of: $0) })
+        else { return misfit(question, expected: expected, found: value) }
+        // The answer is keyed by the labels of the chosen set; empty fields are stored as "".
+        var values: [String: JSONValue] = [:]
+        for label in labelSets[setIndex] { values[label] = parts[label] ?? "" }
+        if let message = try dynamicLabelFailure(values, labels: labelSets[setIndex], validations) {
+            return .validationFailed(message)
+        }
+        if let metadataID { state.labelSetDefaults[metadataID] = setIndex }
+        try commit(slot, .object(values))
+        return .ok
+    }
+
+    private func answerTableSelect(_ slot: Int, _ options: [String], _ rows: [String], _ value: JSONValue) throws(EngineCrash) -> Outcome {
+        let question = survey.questions[slot]
+        let expected = "an object of row id to option (rows \(list(rows)); options \(list(options)))"
+        guard case .object(let parts) = value, !parts.isEmpty,
+            parts.allSatisfy({ row, choice in rows.contains(row) && choice.stringValue.map(options.contains) == true })
+        else { return misfit(question, expected: expected, found: value) }
+        for row in rows {
+            guard let choice = parts[row]?.stringValue, let index = options.firstIndex(of: choice), index >= 3 else { continue }
+            return .rejected("option '\(choice)' of '\(question.id)' cannot be picked: the table cell has three buttons, for the first three options only")
+        }
+        // Each radio tap stores {row: option} into the question's dictionary (SQ:1236-1246), row by row.
+        for row in rows {
+            guard let choice = parts[row] else { continue }
+            var merged = state.answers[slot]?.objectValue ?? [:]
+            merged[row] = choice
+            try commit(slot, .object(merged))
+        }
+        return .ok
+    }
+
+    // MARK: Next
+
+    /// Which questions have a Next button: multi-select, text inputs, add-text, and a single-select whose
+    /// Other row is selected (reference §6, "Need an explicit Next").
+    func hasNextButton(_ slot: Int) -> Bool {
+        switch survey.questions[slot].kind {
+        case .multiSelect, .multiTextField, .addTextField, .singleTextField, .singleTextArea, .dynamicLabelTextField:
+            return true
+        case .singleSelect(let options):
+            return selectedOtherTitle(slot, options) != nil
+        case .yearPicker, .datePicker, .segmentSelect, .tableSelect, .unknown:
+            return false
+        }
+    }
+
+    /// The Next a bare `next` taps: in the active question's section, the first unfinished question with a
+    /// Next button (the parent, then its shown sub-questions), else the first with one.
+    func nextButtonInActiveSection() throws(EngineCrash) -> Int? {
+        guard !state.skipped[state.active] else { return nil }
+        var members = [activeSlot]
+        for sub in survey.questions[activeSlot].subQuestions where try isSubQuestionShown(sub) { members.append(sub) }
+        let candidates = members.filter(hasNextButton)
+        return candidates.first { !isComplete($0) } ?? candidates.first
+    }
+
+    func noNextButton(_ slot: Int) -> String {
+        let question = survey.questions[slot]
+        let advances: String =
+            switch question.kind {
+            case .singleSelect: "it advances when an option is picked"
+            case .segmentSelect: "it advances when a value is picked"
+            case .tableSelect: "it advances when every row is answered"
+            case .yearPicker, .datePicker: "it advances when the picker's Done is tapped (answer it)"
+            case .unknown: "its type is unknown to the engine"
+            default: "it advances when answered"
+            }
+        return "'\(question.id)' (\(question.kind.typeName)) has no Next button: \(advances)"
+    }
+
+    func tapNext(_ slot: Int) throws(EngineCrash) -> Outcome {
+        switch survey.questions[slot].kind {
+        case .singleTextField(_, let validations):
+            // The text field's Next calls markFinished, then commits its text, which must pass validation.
+            try markFinished(slot)
+            let text = state.answers[slot]?.stringValue ?? ""
+            if let message = try firstFailure(validations, text: text) { return .validationFailed(message) }
+            try commit(slot, .string(text))
+        case .dynamicLabelTextField(let labelSets, let metadataID, let validations):
+            // Next validates the fields on screen first, and finishes the question only if they pass.
+            let setIndex = currentLabelSet(slot, labelSets, metadataID)
+            let labels = setIndex < labelSets.count ? labelSets[setIndex] : []
+            let values = state.answers[slot]?.objectValue ?? Dictionary(uniqueKeysWithValues: labels.map { ($0, JSONValue.string("")) })
+            if let message = try dynamicLabelFailure(values, labels: labels, validations) { return .validationFailed(message) }
+            try markFinished(slot)
+        case .singleSelect(let options):
+            // Next on the selected Other row commits its text, if valid.
+            guard let title = selectedOtherTitle(slot, options), case .other(_, let validations)? = options.first(where: { $0.title == title && $0.isOther })
+            else { return .rejected(noNextButton(slot)) }
+            let text = state.answers[slot]?.objectValue?[title]?.stringValue ?? ""
+            if let message = try firstFailure(validations, text: text) { return .validationFailed(message) }
+            try commit(slot, .object([title: .string(text)]))
+        default:
+            try markFinished(slot)
+        }
+        return .ok
+    }
+
+    // MARK: helpers
+
+    private func firstFailure(_ validations: [SurveyNative.Validation], text: String) throws(EngineCrash) -> String? {
+        try SurveyNativeComparison.firstFailure(of: validations, text: { _ in text }, answerOf: answer(for:))
+    }
+
+    /// Validations of a dynamic-label question apply to their `for_label` field, skipped when that label is
+    /// not in the set on screen (DefaultValidator.swift:34-49).
+    private func dynamicLabelFailure(
+        _ values: [String: JSONValue], labels: [String], _ validations: [SurveyNative.Validation]
+    ) throws(EngineCrash) -> String? {
+        try SurveyNativeComparison.firstFailure(
+            of: validations,
+            text: { validation throws(EngineCrash) -> String? in
+                guard let label = validation.forLabel else {
+                    throw EngineCrash(reason: "a dynamic-label validation has no \"for_label\", which the engine force-unwraps")
+                }
+                return labels.contains(label) ? (values[label]?.stringValue ?? "") : nil
+            },
+            answerOf: answer(for:))
+    }
+
+    /// The label set a dynamic-label question shows: the one its answer uses, else the one last chosen for
+    /// its `options_metadata.id`, else the first.
+    private func currentLabelSet(_ slot: Int, _ labelSets: [[String]], _ metadataID: String?) -> Int {
+        if let keys = state.answers[slot]?.objectValue?.keys, !keys.isEmpty,
+            let index = labelSets.firstIndex(where: { Set(keys).isSubset(of: $0) })
+        {
+            return index
+        }
+        return metadataID.flatMap { state.labelSetDefaults[$0] } ?? 0
+    }
+
+    private func selectedOtherTitle(_ slot: Int, _ options: [SurveyNative.Option]) -> String? {
+        guard case .object(let parts)? = state.answers[slot], parts.count == 1, let title = parts.keys.first,
+            options.contains(where: { $0.title == title && $0.isOther })
+        else { return nil }
+        return title
+    }
+
+    /// `max_chars` limits typing (a string only; a non-integer string blocks all typing). Lengths are
+    /// counted as UIKit does, in UTF-16 units.
+    private func typingRefusal(_ text: String, _ maxChars: SurveyNative.MaxChars, _ field: String) -> String? {
+        switch maxChars {
+        case .unlimited: return nil
+        case .limit(let limit):
+            let length = text.utf16.count
+            return length > limit ? "'\(field)' takes at most \(limit) characters (max_chars); \(length) were typed" : nil
+        case .rejectsAll(let raw):
+            return text.isEmpty ? nil : "'\(field)' rejects all typing: its max_chars \"\(raw)\" is not an integer"
+        }
+    }
+
+    private func strings(in value: JSONValue) -> [String]? {
+        guard case .array(let elements) = value else { return nil }
+        let texts = elements.compactMap(\.stringValue)
+        return texts.count == elements.count ? texts : nil
+    }
+
+    private func misfit(_ question: SurveyNative.Question, expected: String, found: JSONValue) -> Outcome {
+        .doesNotFit("'\(question.id)' is a \(question.kind.typeName); expected \(expected), found \(CanonicalJSON.compact(found))")
+    }
+
+    private func list(_ items: [String]) -> String {
+        items.map { "\"\($0)\"" }.joined(separator: ", ")
+    }
+}
+
+extension SurveyNative.Option {
+    var isOther: Bool {
+        if case .other = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,157 @@
+import SurveyCore
+
+/// What the real engine would do at a force-unwrap or force-cast that fails: crash. The session turns it
+/// into a refusal of the action that reached it.
+struct EngineCrash: Error {
+    let reason: String
+}
+
+/// A `show_if` with ids resolved to answer slots, evaluated exactly as `conditionMet` does (SQ:469-531).
+indirect enum CompiledCondition: Sendable {
+    enum Test: Sendable {
+        case equals, notEquals, greaterThan, greaterThanOrEqual, lessThan, lessThanOrEqual, contains, notContains
+        /// Any other operation is false (logged by the engine).
+        case unknown
+    }
+
+    /// `operand` nil means the file gives no `value`: the engine force-unwraps it and crashes.
+    case leaf(slot: Int, key: String?, test: Test, operand: JSONValue?, question: String)
+    case all([CompiledCondition])
+    case any([CompiledCondition])
+    case host(key: String?)
+    case constant(Bool)
+
+    init(_ condition: Condition, slots: [String: Int]) {
+        switch condition.kind {
+        case .leaf(let leaf):
+            let test: Test =
+                switch leaf.operation {
+                case "equals": .equals
+                case "not equals": .notEquals
+                case "greater than": .greaterThan
+                case "greater than or equal to": .greaterThanOrEqual
+                case "less than": .lessThan
+                case "less than or equal to": .lessThanOrEqual
+                case "contains": .contains
+                case "not contains": .notContains
+                default: .unknown
+                }
+            self = .leaf(slot: slots[leaf.question]!, key: leaf.key, test: test, operand: leaf.operand, question: leaf.question)
+        case .all(let children): self = .all(children.map { CompiledCondition($0, slots: slots) })
+        case .any(let children): self = .any(children.map { CompiledCondition($0, slots: slots) })
+        case .host(let host): self = .host(key: host.key)
+        case .constant(let value, _): self = .constant(value)
+        }
+    }
+
+    func evaluate(answers: [JSONValue?], host: [String: Bool]) throws(EngineCrash) -> Bool {
+        switch self {
+        case .leaf(let slot, let key, let test, let operand, let question):
+            guard let operand else {
+                throw EngineCrash(reason: "a show_if condition on '\(question)' has no \"value\", which the engine force-unwraps (SQ:472)")
+            }
+            var answer = answers[slot]
+            // `subid` picks a part of a dictionary answer; on any other answer it is ignored (SQ:474-476).
+            if let key, case .object(let parts) = answer {
+                answer = parts[key]
+            }
+            return SurveyNativeComparison.test(test, answer: answer, operand: operand)
+        case .all(let children):
+            for child in children where try !child.evaluate(answers: answers, host: host) { return false }
+            return true
+        case .any(let children):
+            for child in children where try child.evaluate(answers: answers, host: host) { return true }
+            return false
+        case .host(let key):
+            // Without a CustomConditionDelegate the engine answers false; a scenario may set the outcome.
+            return key.flatMap { host[$0] } ?? false
+        case .constant(let value):
+            return value
+        }
+    }
+}
+
+/// The comparisons of the engine: Cocoa equality without coercion, `numberComparison` through Double,
+/// and `contains` on arrays only (reference §4).
+enum SurveyNativeComparison {
+    static func test(_ test: CompiledCondition.Test, answer: JSONValue?, operand: JSONValue) -> Bool {
+        switch test {
+        case .equals: return areEqual(answer, operand)
+        case .notEquals: return !areEqual(answer, operand)
+        case .greaterThan: return compare(answer, operand, by: >)
+        case .greaterThanOrEqual: return compare(answer, operand, by: >=)
+        case .lessThan: return compare(answer, operand, by: <)
+        case .lessThanOrEqual: return compare(answer, operand, by: <=)
+        case .contains: return contains(answer, operand)
+        case .notContains: return !contains(answer, operand)
+        case .unknown: return false
+        }
+    }
+
+    /// `areEqual(value as? NSObject, answer as? NSObject)`: an unanswered question equals nothing, JSON null
+    /// (NSNull) equals nothing an answer can be, and a number never equals a string.
+    static func areEqual(_ answer: JSONValue?, _ operand: JSONValue) -> Bool {
+        guard let answer, operand != .null else { return false }
+        return answer == operand
+    }
+
+    /// Both sides as Double: numbers as they are, strings through `Double(_:)`; anything else is false.
+    static func compare(_ answer: JSONValue?, _ operand: JSONValue?, by comparison: (Double, Double) -> Bool) -> Bool {
+        guard let left = number(answer), let right = number(operand) else { return false }
+        return comparison(left, right)
+    }
+
+    static func number(_ value: JSONValue?) -> Double? {
+        switch value {
+        case .number(let number): number
+        case .bool(let flag): flag ? 1 : 0
+        case .string(let text): Double(text)
+        default: nil
+        }
+    }
+
+    static func contains(_ answer: JSONValue?, _ operand: JSONValue) -> Bool {
+        guard case .array(let elements) = answer else { return false }
+        return elements.contains(operand)
+    }
+
+    /// The comparison a validation operation names; operations the validator lacks always fail.
+    static func comparison(for operation: String) -> (Double, Double) -> Bool {
+        switch operation {
+        case "greater than": (>)
+        case "greater than or equal to": (>=)
+        case "less than": (<)
+        case "less than or equal to": (<=)
+        default: { _, _ in false }
+        }
+    }
+
+    /// `DefaultValidator`: validations run in order and the first failure's message is returned. Only the
+    /// four numeric comparisons exist; any other operation (even `equals`) fails (reference §5).
+    /// `text` gives the text a validation checks, or nil to skip it (a `for_label` not on screen).
+    static func firstFailure(
+        of validations: [SurveyNative.Validation],
+        text: (SurveyNative.Validation) throws(EngineCrash) -> String?,
+        answerOf: (String) -> JSONValue?
+    ) throws(EngineCrash) -> String? {
+        for validation in validations {
+            guard let checked = try text(validation) else { continue }
+            let operand: JSONValue?
+            switch validation.operand {
+            case .value(let value): operand = value
+            case .none: operand = nil
+            case .answer(let other):
+                guard let answer = answerOf(other) else {
+                    throw EngineCrash(reason: "a validation compares with the answer to '\(other)', which is unanswered; the engine force-unwraps it (DefaultValidator.swift:57-59)")
+                }
+                operand = answer
+            }
+            if compare(.string(checked), operand, by: comparison(for: validation.operation)) { continue }
+            guard let message = validation.failMessage else {
+                throw EngineCrash(reason: "a failing validation has no \"on_fail_message\", which the engine force-casts (DefaultValidator.swift:21-32)")
+            }
+            return message
+        }
+        return nil
+    }
+}

@@ -1,0 +1,173 @@
+import SurveyCore
+
+/// A loaded SurveyNative survey: its questions in slot order (each top-level question followed by its
+/// sub-questions), the id index, compiled conditions and the dependency graph the engine re-evaluates.
+public struct SurveyNativeSurvey: Survey {
+    public let format = SurveyNativeFormat.name
+    public let file: String
+    /// Every question, top-level and sub, in document order; a question's index here is its slot.
+    public let questions: [SurveyNative.Question]
+    /// The slot of each top-level question.
+    public let topLevel: [Int]
+    public let slotByID: [String: Int]
+    public let submit: SurveyNative.Submit
+    /// Host-decided (custom) condition keys, in first-use order.
+    public let hostConditionKeys: [String]
+    /// Compiled `show_if` of each slot.
+    let showIf: [CompiledCondition?]
+    /// For each slot, the top-level questions whose `show_if` names it directly (the engine follows these
+    /// edges transitively when that answer changes: `maybeSkippedQuestions`, SQ:95-141).
+    let directDependents: [[Int]]
+    /// Whether anything in the file can crash the real engine, so sessions must be able to undo a step.
+    let mayCrash: Bool
+
+    init(file: String, questions: [SurveyNative.Question], topLevel: [Int], submit: SurveyNative.Submit) throws(InputError) {
+        self.file = file
+        self.questions = questions
+        self.topLevel = topLevel
+        self.submit = submit
+
+        var slotByID: [String: Int] = [:]
+        for (slot, question) in questions.enumerated() {
+            if let first = slotByID[question.id] {
+                throw InputError(
+                    Diagnostic(
+                        file: file, location: question.location,
+                        message: "duplicate id '\(question.id)' (first at \(questions[first].location.position)); expected every question id once, since answers are keyed by id",
+                        rule: "sn-duplicate-id"))
+            }
+            slotByID[question.id] = slot
+        }
+        self.slotByID = slotByID
+
+        var problems: [Diagnostic] = []
+        func check(_ id: String, _ what: String, at location: SourceLocation) {
+            guard slotByID[id] == nil else { return }
+            problems.append(
+                Diagnostic(
+                    file: file, location: location,
+                    message: "\(what) refers to '\(id)', which no question has\(Spelling.suggestion(for: id, in: questions.map(\.id)))",
+                    rule: "sn-dangling-id"))
+        }
+        var hostKeys: [String] = []
+        var mayCrash = questions.contains { $0.crash != nil } || submit.url.map(SurveyNativeSurvey.isValidURL) != true
+            || submit.buttonTitle == nil
+        for question in questions {
+            question.showIf?.visit { node in
+                switch node.kind {
+                case .leaf(let leaf):
+                    check(leaf.question, "show_if of '\(question.id)'", at: node.location)
+                    if leaf.operand == nil { mayCrash = true }
+                case .host(let host):
+                    for input in host.inputs { check(input, "the custom condition of '\(question.id)'", at: node.location) }
+                    if let key = host.key, !hostKeys.contains(key) { hostKeys.append(key) }
+                case .all, .any, .constant: break
+                }
+            }
+            for validation in question.kind.allValidations {
+                if case .answer(let other) = validation.operand {
+                    check(other, "a validation of '\(question.id)'", at: validation.location)
+                    mayCrash = true
+                }
+                if validation.failMessage == nil { mayCrash = true }
+            }
+            if case .dynamicLabelTextField(_, _, let validations) = question.kind, validations.contains(where: { $0.forLabel == nil }) {
+                mayCrash = true
+            }
+        }
+        if !problems.isEmpty { throw InputError(problems) }
+        self.hostConditionKeys = hostKeys
+        self.mayCrash = mayCrash
+
+        let compiled = questions.map { question in question.showIf.map { CompiledCondition($0, slots: slotByID) } }
+        self.showIf = compiled
+        var dependents = [[Int]](repeating: [], count: questions.count)
+        for (index, slot) in topLevel.enumerated() {
+            guard let condition = questions[slot].showIf else { continue }
+            for id in condition.dependencies { dependents[slotByID[id]!].append(index) }
+        }
+        self.directDependents = dependents
+        try checkForDependencyCycle()
+    }
+
+    /// The real engine makes its dependency map transitive by a recursion without a visited set, so a
+    /// cycle of `show_if` references among top-level questions never ends: it crashes loading the file
+    /// (reference, addendum).
+    private func checkForDependencyCycle() throws(InputError) {
+        enum Mark { case unvisited, inProgress, done }
+        var marks = [Mark](repeating: .unvisited, count: topLevel.count)
+        var path: [Int] = []
+        // Iterative depth-first search over "show_if of i names top-level question j, which has a show_if".
+        func successors(_ index: Int) -> [Int] {
+            guard let condition = questions[topLevel[index]].showIf else { return [] }
+            return condition.dependencies.compactMap { id in
+                let slot = slotByID[id]!
+                let question = questions[slot]
+                return !question.isSubQuestion && question.showIf != nil ? question.owner : nil
+            }
+        }
+        for start in topLevel.indices where marks[start] == .unvisited {
+            var stack: [(index: Int, next: [Int])] = [(start, successors(start))]
+            marks[start] = .inProgress
+            path = [start]
+            while !stack.isEmpty {
+                if let successor = stack[stack.count - 1].next.popLast() {
+                    switch marks[successor] {
+                    case .inProgress:
+                        let cycleStart = path.firstIndex(of: successor)!
+                        let names = (path[cycleStart...] + [successor]).map { questions[topLevel[$0]].id }
+                        let question = questions[topLevel[successor]]
+                        throw InputError(
+                            Diagnostic(
+                                file: file, location: question.showIf!.location,
+                                message: "show_if dependencies form a cycle (\(names.joined(separator: " → "))); the real engine's dependency recursion never ends and it crashes loading the file",
+                                hint: "make each show_if depend only on questions whose own show_if does not lead back here",
+                                rule: "sn-dependency-cycle"))
+                    case .unvisited:
+                        marks[successor] = .inProgress
+                        path.append(successor)
+                        stack.append((successor, successors(successor)))
+                    case .done: break
+                    }
+                } else {
+                    marks[stack.removeLast().index] = .done
+                    path.removeLast()
+                }
+            }
+        }
+    }
+
+    public var questionIDs: [String] { questions.map(\.id) }
+
+    public func makeSession(_ settings: SessionSettings) -> any SurveySession {
+        SurveyNativeSession(survey: self, settings: settings)
+    }
+
+    public func question(_ id: String) -> SurveyNative.Question? {
+        slotByID[id].map { questions[$0] }
+    }
+
+    /// Whether `URL(string:)` would return a URL (it returns nil for an empty string or characters
+    /// outside RFC 3986); the engine force-unwraps it on submit.
+    static func isValidURL(_ text: String) -> Bool {
+        guard !text.isEmpty else { return false }
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%".unicodeScalars)
+        return text.unicodeScalars.allSatisfy { allowed.contains($0) }
+    }
+}
+
+extension SurveyNative.Kind {
+    var allValidations: [SurveyNative.Validation] {
+        switch self {
+        case .singleSelect(let options), .multiSelect(let options):
+            options.flatMap { option -> [SurveyNative.Validation] in
+                if case .other(_, let validations) = option { return validations }
+                return []
+            }
+        case .singleTextField(_, let validations), .multiTextField(_, let validations), .dynamicLabelTextField(_, _, let validations):
+            validations
+        case .yearPicker, .datePicker, .singleTextArea, .addTextField, .segmentSelect, .tableSelect, .unknown:
+            []
+        }
+    }
+}

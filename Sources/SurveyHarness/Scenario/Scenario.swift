@@ -1,0 +1,69 @@
+import SurveyCore
+
+/// A scenario file: a respondent's session as data, one statement a line (DESIGN.md §4). Comments and
+/// blank lines are kept so that printing a parsed canonical file gives back the same bytes.
+public struct Scenario: Sendable, Equatable {
+    public var path: String
+    public var lines: [Line]
+
+    public init(path: String, lines: [Line]) {
+        self.path = path
+        self.lines = lines
+    }
+
+    public struct Line: Sendable, Equatable {
+        public var statement: Statement?
+        /// Text after `#`, without the `#`: the whole line's comment, or one after the statement.
+        public var comment: String?
+        /// 1-based line number in the file (0 for lines made in memory).
+        public var number: Int
+
+        public init(_ statement: Statement?, comment: String? = nil, number: Int = 0) {
+            self.statement = statement
+            self.comment = comment
+            self.number = number
+        }
+    }
+
+    public enum Statement: Sendable, Equatable {
+        /// The survey file, relative to the scenario.
+        case survey(String)
+        /// The fixed clock for "current_year" / "current_date".
+        case today(CalendarDate)
+        case action(Action)
+        case expect(Expectation)
+    }
+
+    /// An assertion about the session at that point; a failed one fails the run.
+    public enum Expectation: Sendable, Equatable {
+        /// Each listed question is visible.
+        case visible([String])
+        /// Each listed question is not visible.
+        case hidden([String])
+        /// The current question, or none.
+        case current(String?)
+        /// The stored answer (JSON null: unanswered).
+        case answer(String, JSONValue)
+        /// The payload (JSON null: none yet).
+        case payload(JSONValue)
+        case submittable(Bool)
+    }
+
+    /// The `survey` line's path, if any.
+    public var surveyPath: String? {
+        for line in lines { if case .survey(let path)? = line.statement { return path } }
+        return nil
+    }
+
+    public var today: CalendarDate? {
+        for line in lines { if case .today(let date)? = line.statement { return date } }
+        return nil
+    }
+
+    public var actions: [Action] {
+        lines.compactMap { line in
+            if case .action(let action)? = line.statement { return action }
+            return nil
+        }
+    }
+}

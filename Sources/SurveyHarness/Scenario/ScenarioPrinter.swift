@@ -1,0 +1,30 @@
+import SurveyCore
+
+extension Scenario {
+    /// The canonical text: one statement a line, single spaces, values as compact canonical JSON, a
+    /// trailing comment two spaces after the statement, and a final newline.
+    public var text: String {
+        var output = ""
+        for line in lines {
+            switch (line.statement, line.comment) {
+            case (let statement?, let comment?): output += ScenarioSyntax.text(of: statement) + "  #" + comment
+            case (let statement?, nil): output += ScenarioSyntax.text(of: statement)
+            case (nil, let comment?): output += "#" + comment
+            case (nil, nil): break
+            }
+            output += "\n"
+        }
+        return output
+    }
+
+    /// A scenario for a list of actions, as `record`, `fuzz`, `generate` and `import` write it.
+    public static func make(
+        path: String, surveyPath: String, today: CalendarDate?, header: [String] = [], actions: [Action]
+    ) -> Scenario {
+        var lines = header.map { Line(nil, comment: " " + $0) }
+        lines.append(Line(.survey(surveyPath)))
+        if let today { lines.append(Line(.today(today))) }
+        lines += actions.map { Line(.action($0)) }
+        return Scenario(path: path, lines: lines)
+    }
+}

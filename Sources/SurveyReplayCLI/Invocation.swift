@@ -1,0 +1,26 @@
+import SurveyCore
+
+/// Everything a command runs with: its parsed arguments, the environment and the console.
+public struct Invocation: Sendable {
+    public let arguments: ParsedArguments
+    public let environment: [String: String]
+    public let console: Console
+
+    public init(arguments: ParsedArguments, environment: [String: String], console: Console) {
+        self.arguments = arguments
+        self.environment = environment
+        self.console = console
+    }
+
+    /// Whether colour may be used: only on a terminal, never with `NO_COLOR` set.
+    public var usesColor: Bool {
+        console.isTerminal && environment["NO_COLOR"] == nil
+    }
+}
+
+/// Exit codes of every command (DESIGN.md §8).
+public enum ExitCode {
+    public static let success: Int32 = 0
+    public static let failure: Int32 = 1
+    public static let badInput: Int32 = 2
+}
