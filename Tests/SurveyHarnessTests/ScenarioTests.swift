@@ -1,0 +1,95 @@
+import Testing
+import SurveyCore
+@testable import SurveyHarness
+
+@Suite struct ScenarioParserTests {
+    private func parse(_ text: String) throws(InputError) -> Scenario {
+        try ScenarioParser.parse(SourceFile(path: "s.scenario", text: text))
+    }
+
+    private func diagnostics(_ text: String) -> [Diagnostic] {
+        do {
+            _ = try parse(text)
+            return []
+        } catch {
+            return error.diagnostics
+        }
+    }
+
+    @Test func printingAParsedCanonicalFileGivesTheSameBytes() throws {
+        let text = """
+            # What this path checks.
+            survey "surveys/my survey.json"
+            today 2026-11-22
+            custom check_age false
+            answer ice_cream "Chocolate"
+            answer music_types ["Pop","Rock"]
+            next
+            next music_types
+            answer ice_cream {"Other":"Mint"}  # scroll back and change an earlier answer
+
+            answer "id with #hash" {"a":[1,2.5,null,true]}
+            goto ice_cream
+            back
+            clear ice_cream
+            expect visible ice_cream perfect_day
+            expect hidden go_to_concerts
+            expect current none
+            expect current "none"
+            expect current age
+            expect answer ice_cream {"Other":"Mint"}
+            expect payload null
+            expect submittable false
+            submit
+
+            """
+        let scenario = try parse(text)
+        #expect(scenario.text == text)
+        #expect(scenario.surveyPath == "surveys/my survey.json")
+        #expect(scenario.today == CalendarDate(year: 2026, month: 11, day: 22))
+        #expect(scenario.actions.count == 11)
+    }
+
+    @Test func readsIdsAndValuesFromSpacedAndCommentedLines() throws {
+        let scenario = try parse("survey a.json\n   answer  q1   [\"x\", \"y\"]   # why\nexpect current \"none\"\nexpect current none\n")
+        #expect(scenario.lines[1].statement == .action(.answer(question: "q1", value: ["x", "y"])))
+        #expect(scenario.lines[1].comment == " why")
+        #expect(scenario.lines[2].statement == .expect(.current("none")))
+        #expect(scenario.lines[3].statement == .expect(.current(nil)))
+        // Non-canonical spacing prints canonically.
+        #expect(scenario.text == "survey a.json\nanswer q1 [\"x\",\"y\"]  # why\nexpect current \"none\"\nexpect current none\n")
+    }
+
+    @Test func reportsAnUnknownVerbWithASuggestionAtItsColumn() {
+        let found = diagnostics("survey a.json\n  answr q1 \"x\"\n")
+        #expect(found.count == 1)
+        #expect(found.first?.position == SourcePosition(line: 2, column: 3))
+        #expect(found.first?.message.contains("did you mean 'answer'?") == true)
+    }
+
+    @Test func reportsMalformedJSONValuesWhereTheyBreak() {
+        let found = diagnostics("survey a.json\nanswer q1 [\"x\",]\n")
+        #expect(found.first?.position == SourcePosition(line: 2, column: 16))
+        #expect(found.first?.message.contains("expected a value") == true)
+    }
+
+    @Test func reportsEveryBadLineTogether() {
+        let found = diagnostics("survey a.json\nanswer\ncustom k maybe\ntoday 2026-13-01\nexpect visble q\nnext q junk\n")
+        #expect(found.map { $0.position?.line } == [2, 3, 4, 5, 6])
+        #expect(found[1].message.contains("'maybe' is not true or false"))
+        #expect(found[3].message.contains("did you mean 'visible'?"))
+    }
+
+    @Test func requiresOneSurveyLineBeforeAnyAction() {
+        #expect(diagnostics("answer q \"x\"\n").contains { $0.message.contains("no 'survey' line") })
+        #expect(diagnostics("survey a.json\nanswer q \"x\"\ntoday 2026-01-01\n").contains { $0.message.contains("'today' after the first action") })
+        #expect(diagnostics("survey a.json\nsurvey b.json\n").contains { $0.message.contains("a second 'survey' line") })
+    }
+
+    @Test func makesAScenarioFromActions() {
+        let scenario = Scenario.make(
+            path: "x.scenario", surveyPath: "s.json", today: CalendarDate(year: 2026, month: 1, day: 2),
+            header: ["Found by fuzz --seed 1"], actions: [.answer(question: "a", value: "b"), .submit])
+        #expect(scenario.text == "# Found by fuzz --seed 1\nsurvey s.json\ntoday 2026-01-02\nanswer a \"b\"\nsubmit\n")
+    }
+}
