@@ -2,14 +2,13 @@ import SurveyCore
 
 /// The `survey-replay` command line: subcommands, help, and the mapping of errors to exit codes.
 public enum SurveyReplayCLI {
-    public static let commands: [CommandSpec] = [ReplayCommand.spec]
-    public static let defaultCommand = "replay"
+    public static let commands: [CommandSpec] = [TestCommand.spec, ReplayCommand.spec, ReviewCommand.spec]
+    public static let defaultCommand = "test"
 
     /// Runs one command line (without the program name) and returns its exit code.
     public static func run(_ arguments: [String], environment: [String: String], console: Console) -> Int32 {
         guard let first = arguments.first else {
-            console.out(Help.overview(commands, defaultCommand: defaultCommand))
-            return ExitCode.success
+            return run([defaultCommand], environment: environment, console: console)
         }
         if ["-h", "--help", "help"].contains(first) {
             if first == "help", arguments.count > 1, let command = commands.first(where: { $0.name == arguments[1] }) {

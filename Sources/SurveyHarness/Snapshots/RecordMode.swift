@@ -1,0 +1,31 @@
+/// When the runner writes goldens, as the best snapshot tools do (harness-anchors.md §3-4).
+public enum RecordMode: String, CaseIterable, Sendable {
+    /// Write goldens that do not exist yet; a mismatch fails and leaves a `.snap.new` beside the golden.
+    case missing
+    /// Write every golden.
+    case all
+    /// Write goldens that are missing or differ.
+    case failed
+    /// Write nothing: a missing or different golden fails (CI).
+    case never
+
+    public static let environmentVariable = "SURVEY_REPLAY_RECORD"
+
+    /// The mode to use: the flag wins; otherwise `never` when `CI` is set (so that retries on CI cannot
+    /// pass by recording), else the environment variable, else `missing`.
+    public static func resolve(flag: RecordMode?, environment: [String: String]) -> (mode: RecordMode, note: String?) {
+        if let flag { return (flag, nil) }
+        let requested = environment[environmentVariable].flatMap(RecordMode.init(rawValue:))
+        if isCI(environment) {
+            let note = requested.map { $0 == .never ? nil : "\(environmentVariable)=\($0.rawValue) is ignored because CI is set; pass --record \($0.rawValue) to record on CI" } ?? nil
+            return (.never, note)
+        }
+        return (requested ?? .missing, nil)
+    }
+
+    /// Whether the environment says this is a CI run (`CI` set to anything but empty, `0` or `false`).
+    public static func isCI(_ environment: [String: String]) -> Bool {
+        guard let value = environment["CI"] else { return false }
+        return !["", "0", "false", "False", "FALSE"].contains(value)
+    }
+}

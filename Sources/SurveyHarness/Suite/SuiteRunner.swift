@@ -1,0 +1,215 @@
+import Foundation
+import SurveyCore
+import SurveyFormats
+
+/// Runs a suite of scenarios against their goldens: replay, render, compare, and record per the mode.
+public struct SuiteRunner: Sendable {
+    public var layout: SnapshotLayout
+    public var mode: RecordMode
+    public var jobs: Int
+    public var filter: String?
+    public var registry: FormatRegistry
+
+    public init(layout: SnapshotLayout, mode: RecordMode, jobs: Int = 1, filter: String? = nil, registry: FormatRegistry = .standard) {
+        self.layout = layout
+        self.mode = mode
+        self.jobs = max(1, jobs)
+        self.filter = filter
+        self.registry = registry
+    }
+
+    /// Runs every scenario under `paths` (the scenarios root when empty) and reports each, in path order.
+    /// `progress` is called after each scenario with the number done and the total.
+    public func run(paths: [String], progress: (@Sendable (Int, Int) -> Void)? = nil) -> SuiteResult {
+        let roots = paths.isEmpty ? [layout.scenariosRoot] : paths
+        var (files, problems) = ScenarioDiscovery.find(roots, extension: "scenario")
+        files.sort()
+        var scenarios: [(name: String, path: String)] = []
+        for file in files {
+            guard let name = layout.name(ofScenario: file) else {
+                problems.append(
+                    Diagnostic(file: file, position: nil, message: "is not under the scenarios folder \(layout.scenariosRoot)/; expected scenarios there (or pass --scenarios DIR)"))
+                continue
+            }
+            if let filter, !name.contains(filter) { continue }
+            scenarios.append((name, file))
+        }
+        let cache = SurveyCache(registry: registry)
+        let work = scenarios
+        let reports = ParallelMap.run(count: work.count, jobs: jobs, progress: progress) { index in
+            runOne(name: work[index].name, path: work[index].path, cache: cache)
+        }
+        let obsolete = filter == nil ? obsoleteSnapshots(roots: roots, names: Set(scenarios.map(\.name))) : []
+        return SuiteResult(reports: reports, obsolete: obsolete, problems: problems, mode: mode)
+    }
+
+    private func runOne(name: String, path: String, cache: SurveyCache) -> ScenarioReport {
+        var report = ScenarioReport(name: name, scenarioPath: path, goldenPath: layout.goldenPath(name))
+        let scenario: Scenario
+        let survey: any Survey
+        do throws(InputError) {
+            scenario = try ScenarioParser.parse(InputFiles.read(path))
+            guard let surveyPath = scenario.surveyPath else { throw InputError([]) }
+            survey = try cache.survey(at: InputFiles.resolve(surveyPath, relativeTo: path))
+        } catch {
+            report.invalid = error.diagnostics
+            return report
+        }
+        let result = ScenarioRunner(registry: registry).run(scenario, survey: survey)
+        if let stale = result.staleDiagnostic(scenarioPath: path) {
+            report.invalid = [stale]
+            return report
+        }
+        report.expectationFailures = result.failureDiagnostics(scenarioPath: path)
+        let text = GoldenFile.text(of: result.trace, scenarioName: name)
+        report.newText = text
+        do throws(InputError) {
+            report.golden = try compareAndRecord(text, name: name)
+        } catch {
+            report.invalid = error.diagnostics
+        }
+        return report
+    }
+
+    private func compareAndRecord(_ text: String, name: String) throws(InputError) -> GoldenOutcome {
+        let goldenPath = layout.goldenPath(name)
+        let pendingPath = layout.pendingPath(name)
+        let existing = FileManager.default.contents(atPath: goldenPath).map { String(decoding: $0, as: UTF8.self) }
+        guard let existing else {
+            if mode == .never { return .missing }
+            try AtomicFile.write(text, to: goldenPath)
+            AtomicFile.remove(pendingPath)
+            return .recorded
+        }
+        if existing == text {
+            if mode == .all { try AtomicFile.write(text, to: goldenPath) }
+            if mode != .never { AtomicFile.remove(pendingPath) }
+            return .matched
+        }
+        let divergence = Divergence.first(golden: existing, new: text) ?? Divergence(place: .header)
+        switch mode {
+        case .all, .failed:
+            try AtomicFile.write(text, to: goldenPath)
+            AtomicFile.remove(pendingPath)
+            return .updated(divergence)
+        case .missing:
+            try AtomicFile.write(text, to: pendingPath)
+            return .mismatched(divergence, golden: existing, pendingWritten: true)
+        case .never:
+            return .mismatched(divergence, golden: existing, pendingWritten: false)
+        }
+    }
+
+    /// Goldens and pending files, under the snapshot folders mirroring `roots`, whose scenario is gone.
+    private func obsoleteSnapshots(roots: [String], names: Set<String>) -> [String] {
+        let folders = roots.compactMap { root -> String? in
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
+            return layout.snapshotFolder(mirroring: root)
+        }
+        let existing = folders.filter { FileManager.default.fileExists(atPath: $0) }
+        let (goldens, _) = ScenarioDiscovery.find(existing, extension: SnapshotLayout.goldenExtension)
+        let (pending, _) = ScenarioDiscovery.find(existing, extension: "new")
+        return (goldens + pending).filter { file in
+            guard let name = layout.name(ofSnapshot: file) else { return false }
+            return !names.contains(name) && !FileManager.default.fileExists(atPath: layout.scenarioPath(name))
+        }.sorted()
+    }
+}
+
+/// What happened to a scenario's golden.
+public enum GoldenOutcome: Equatable, Sendable {
+    case matched
+    /// Written because it did not exist.
+    case recorded
+    /// Rewritten because it differed (record mode all or failed).
+    case updated(Divergence)
+    case mismatched(Divergence, golden: String, pendingWritten: Bool)
+    /// Absent, and the mode writes nothing.
+    case missing
+}
+
+public struct ScenarioReport: Sendable {
+    public let name: String
+    public let scenarioPath: String
+    public let goldenPath: String
+    /// Parse or load errors, or the stale step: the scenario could not be checked.
+    public var invalid: [Diagnostic] = []
+    public var expectationFailures: [Diagnostic] = []
+    public var golden: GoldenOutcome?
+    /// The golden text this run rendered.
+    public var newText: String?
+
+    public var passed: Bool {
+        guard invalid.isEmpty, expectationFailures.isEmpty, let golden else { return false }
+        switch golden {
+        case .matched, .recorded, .updated: return true
+        case .mismatched, .missing: return false
+        }
+    }
+}
+
+public struct SuiteResult: Sendable {
+    public let reports: [ScenarioReport]
+    public let obsolete: [String]
+    /// Problems finding scenarios (missing paths, symlink loops, files outside the scenarios root).
+    public let problems: [Diagnostic]
+    public let mode: RecordMode
+
+    public var hasInvalidInput: Bool { !problems.isEmpty || reports.contains { !$0.invalid.isEmpty } }
+    public var failedCount: Int { reports.filter { !$0.passed }.count }
+}
+
+/// Runs `count` pieces of work on up to `jobs` threads and returns the results in index order.
+enum ParallelMap {
+    static func run<T: Sendable>(
+        count: Int, jobs: Int, progress: (@Sendable (Int, Int) -> Void)?, _ body: @escaping @Sendable (Int) -> T
+    ) -> [T] {
+        let state = ParallelState<T>(count: count)
+        let group = DispatchGroup()
+        for _ in 0..<min(jobs, max(count, 1)) {
+            group.enter()
+            Thread {
+                while let index = state.take() {
+                    let done = state.store(body(index), at: index)
+                    progress?(done, count)
+                }
+                group.leave()
+            }.start()
+        }
+        group.wait()
+        return state.results
+    }
+}
+
+/// The shared bookkeeping of `ParallelMap`: the next index to take and the results so far.
+private final class ParallelState<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private let count: Int
+    private var next = 0
+    private var done = 0
+    private var slots: [T?]
+
+    init(count: Int) {
+        self.count = count
+        self.slots = Array(repeating: nil, count: count)
+    }
+
+    func take() -> Int? {
+        lock.withLock {
+            guard next < count else { return nil }
+            defer { next += 1 }
+            return next
+        }
+    }
+
+    func store(_ result: T, at index: Int) -> Int {
+        lock.withLock {
+            slots[index] = result
+            done += 1
+            return done
+        }
+    }
+
+    var results: [T] { lock.withLock { slots.map { $0! } } }
+}
