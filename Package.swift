@@ -6,6 +6,7 @@ let package = Package(
     name: "SurveyReplay",
     products: [
         .library(name: "SurveyReplay", targets: ["SurveyCore", "SurveyFormats", "SurveyHarness"]),
+        .library(name: "SurveyReplayTesting", targets: ["SurveyReplayTesting"]),
         .executable(name: "survey-replay", targets: ["survey-replay"]),
     ],
     targets: [
@@ -14,9 +15,11 @@ let package = Package(
         .target(name: "SurveyHarness", dependencies: ["SurveyCore", "SurveyFormats"]),
         .target(name: "SurveyReplayCLI", dependencies: ["SurveyCore", "SurveyFormats", "SurveyHarness"]),
         .executableTarget(name: "survey-replay", dependencies: ["SurveyReplayCLI"]),
+        .target(name: "SurveyReplayTesting", dependencies: ["SurveyCore", "SurveyHarness"]),
         .testTarget(name: "SurveyCoreTests", dependencies: ["SurveyCore"]),
         .testTarget(name: "SurveyFormatsTests", dependencies: ["SurveyCore", "SurveyFormats", "SurveyHarness"]),
         .testTarget(name: "SurveyHarnessTests", dependencies: ["SurveyCore", "SurveyFormats", "SurveyHarness"]),
         .testTarget(name: "SurveyReplayCLITests", dependencies: ["SurveyReplayCLI", "survey-replay"]),
+        .testTarget(name: "SurveyReplayTestingTests", dependencies: ["SurveyReplayTesting", "SurveyHarness"]),
     ]
 )

@@ -2,7 +2,9 @@ import SurveyCore
 
 /// The `survey-replay` command line: subcommands, help, and the mapping of errors to exit codes.
 public enum SurveyReplayCLI {
-    public static let commands: [CommandSpec] = [TestCommand.spec, ReplayCommand.spec, ReviewCommand.spec]
+    public static let commands: [CommandSpec] = [
+        TestCommand.spec, ReplayCommand.spec, ReviewCommand.spec, RecordCommand.spec, ImportCommand.spec,
+    ]
     public static let defaultCommand = "test"
 
     /// Runs one command line (without the program name) and returns its exit code.

@@ -17,6 +17,22 @@ public protocol Survey: Sendable {
     /// Every id an action may name, in document order.
     var questionIDs: [String] { get }
     func makeSession(_ settings: SessionSettings) -> any SurveySession
+    /// How the recorder shows a question, or nil for an unknown id.
+    func prompt(for question: String, settings: SessionSettings) -> QuestionPrompt?
+    /// Turns what a person typed at the recorder's prompt into an answer value, or says why it cannot.
+    func interpretInput(_ text: String, for question: String) -> Result<JSONValue, InputProblem>
+    /// The answers inside a payload of this format, by question id (for `import`); an error names what
+    /// in the payload does not have the format's shape.
+    func answers(inPayload payload: JSONCursor) throws(InputError) -> [(question: String, value: JSONValue)]
+}
+
+/// Why typed input is not an answer, in words for the person typing.
+public struct InputProblem: Error, Sendable, Equatable {
+    public let message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
 }
 
 /// What the host environment of a session provides: today's date (a fixed clock, for determinism).

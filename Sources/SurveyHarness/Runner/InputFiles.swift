@@ -26,6 +26,29 @@ public enum InputFiles {
         return normalize(folder.isEmpty ? path : folder + "/" + path)
     }
 
+    /// The path of `file` as written from inside `folder` (both relative to the current folder or absolute),
+    /// e.g. `../surveys/a.json`; absolute when they share no folder but the root.
+    public static func relativePath(of file: String, fromFolder folder: String) -> String {
+        let fileParts = absolute(file).split(separator: "/")
+        let folderParts = absolute(folder).split(separator: "/")
+        var common = 0
+        while common < min(fileParts.count, folderParts.count), fileParts[common] == folderParts[common] { common += 1 }
+        if common == 0 { return absolute(file) }
+        let ups = Array(repeating: "..", count: folderParts.count - common)
+        return (ups + fileParts[common...].map(String.init)).joined(separator: "/")
+    }
+
+    /// The path made absolute against the current folder and normalized.
+    public static func absolute(_ path: String) -> String {
+        normalize(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
+    }
+
+    /// The folder part of a path (`.` for a bare file name).
+    public static func folder(of path: String) -> String {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+        return parts.isEmpty ? "." : (parts.joined(separator: "/").isEmpty ? "/" : parts.joined(separator: "/"))
+    }
+
     public static func normalize(_ path: String) -> String {
         let absolute = path.hasPrefix("/")
         var parts: [Substring] = []

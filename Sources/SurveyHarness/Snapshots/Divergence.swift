@@ -20,21 +20,26 @@ public struct Divergence: Equatable, Sendable {
             let a = index < old.count ? old[index] : nil
             let b = index < fresh.count ? fresh[index] : nil
             if a == b { continue }
-            let heading = (b ?? a)!.first ?? ""
-            if heading == "start" { return Divergence(place: .start) }
-            if heading.hasPrefix("step "), let colon = heading.firstIndex(of: ":"),
-                let number = Int(heading[heading.index(heading.startIndex, offsetBy: 5)..<colon])
-            {
-                if a == nil || b == nil || (a?.first?.hasPrefix("step ") != b?.first?.hasPrefix("step ")) {
-                    return Divergence(place: .length(step: number))
+            let headings = [a?.first, b?.first]
+            if headings.contains("start") { return Divergence(place: .start) }
+            let steps = headings.map { $0.flatMap(stepNumber) }
+            if steps[0] != nil || steps[1] != nil {
+                guard steps[0] == steps[1], let number = steps[0], let heading = b?.first else {
+                    return Divergence(place: .length(step: steps.compactMap { $0 }.min()!))
                 }
-                let action = String(heading[heading.index(after: colon)...].drop { $0 == " " })
-                return Divergence(place: .step(number, action: action))
+                let action = heading[heading.index(after: heading.firstIndex(of: ":")!)...].drop { $0 == " " }
+                return Divergence(place: .step(number, action: String(action)))
             }
-            if heading.hasPrefix("payload") { return Divergence(place: .payload) }
+            if headings.contains(where: { $0?.hasPrefix("payload") == true }) { return Divergence(place: .payload) }
             return Divergence(place: .header)
         }
         return Divergence(place: .header)
+    }
+
+    /// The number in a `step N: action` heading.
+    private static func stepNumber(_ heading: String) -> Int? {
+        guard heading.hasPrefix("step "), let colon = heading.firstIndex(of: ":") else { return nil }
+        return Int(heading[heading.index(heading.startIndex, offsetBy: 5)..<colon])
     }
 
     public var description: String {

@@ -37,20 +37,16 @@ public struct SnapshotLayout: Sendable {
     /// The folder under the snapshots root that mirrors a folder under the scenarios root.
     public func snapshotFolder(mirroring folder: String) -> String? {
         guard let relative = relativePath(folder, under: scenariosRoot) else {
-            return absolute(folder) == absolute(scenariosRoot) ? snapshotsRoot : nil
+            return InputFiles.absolute(folder) == InputFiles.absolute(scenariosRoot) ? snapshotsRoot : nil
         }
         return snapshotsRoot + "/" + relative
     }
 
     private func relativePath(_ path: String, under root: String) -> String? {
-        let full = absolute(path)
-        let base = absolute(root)
+        let full = InputFiles.absolute(path)
+        let base = InputFiles.absolute(root)
         guard full.hasPrefix(base + "/") else { return nil }
         return String(full.dropFirst(base.count + 1))
-    }
-
-    private func absolute(_ path: String) -> String {
-        InputFiles.normalize(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
     }
 }
 

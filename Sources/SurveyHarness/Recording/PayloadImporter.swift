@@ -1,0 +1,73 @@
+import SurveyCore
+
+/// Turns a submitted payload into the actions that reproduce it: it answers, in the survey's display order,
+/// every visible question the payload has an answer for, taps Next where the engine waits for it, and
+/// submits once Submit shows. Whatever it cannot reproduce is reported, never dropped silently.
+public struct PayloadImporter {
+    public let survey: any Survey
+    public let settings: SessionSettings
+
+    public init(survey: any Survey, settings: SessionSettings) {
+        self.survey = survey
+        self.settings = settings
+    }
+
+    public struct Result: Sendable {
+        public var actions: [Action]
+        /// Answers of the payload the replay does not reproduce, each with why.
+        public var problems: [String]
+    }
+
+    public func importAnswers(_ answers: [(question: String, value: JSONValue)]) -> Result {
+        let session = survey.makeSession(settings)
+        var remaining = answers
+        var actions: [Action] = []
+        var problems: [String] = []
+        let known = Set(survey.questionIDs)
+        for (question, _) in answers where !known.contains(question) {
+            problems.append("'\(question)': the survey has no such question")
+        }
+        remaining.removeAll { !known.contains($0.question) }
+
+        var stalled = false
+        while !session.isSubmittable && !stalled {
+            let before = Trace.View(of: session)
+            var answered = false
+            for id in session.visibleQuestions {
+                guard let index = remaining.firstIndex(where: { $0.question == id }) else { continue }
+                let value = remaining.remove(at: index).value
+                let result = session.perform(.answer(question: id, value: value))
+                if result.outcome == .ok {
+                    actions.append(.answer(question: id, value: value))
+                    answered = true
+                } else {
+                    problems.append("'\(id)' = \(CanonicalJSON.compact(value)): the survey refuses it: \(result.outcome.message ?? "")")
+                }
+            }
+            if session.isSubmittable { break }
+            let afterAnswers = Trace.View(of: session)
+            if afterAnswers.current == before.current || !answered {
+                if session.perform(.next(question: nil)).outcome == .ok {
+                    actions.append(.next(question: nil))
+                }
+            }
+            stalled = Trace.View(of: session) == before && !answered
+        }
+        if session.isSubmittable, session.perform(.submit).outcome == .ok {
+            actions.append(.submit)
+        } else if let current = session.currentQuestion {
+            problems.append("the survey stops at '\(current)': the payload has no answer that lets it go on, so Submit never shows")
+        }
+        for (question, value) in remaining {
+            problems.append("'\(question)' = \(CanonicalJSON.compact(value)): the survey never shows this question on the path the other answers take")
+        }
+        let expected = Dictionary(answers, uniquingKeysWith: { first, _ in first })
+        for id in survey.questionIDs {
+            let reproduced = session.answer(for: id)
+            if reproduced != nil, expected[id] == nil {
+                problems.append("'\(id)': the replay stores \(CanonicalJSON.compact(reproduced!)), which the payload does not have")
+            }
+        }
+        return Result(actions: actions, problems: problems)
+    }
+}

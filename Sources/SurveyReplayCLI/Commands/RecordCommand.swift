@@ -1,0 +1,41 @@
+import SurveyCore
+import SurveyFormats
+import SurveyHarness
+
+/// `survey-replay record SURVEY [-o FILE]`: an interactive session, one question at a time, saved as a
+/// scenario. Works on a terminal and with answers piped on standard input.
+enum RecordCommand {
+    static let spec = CommandSpec(
+        name: "record",
+        summary: "Answer a survey interactively, one question at a time, and save the session as a scenario.",
+        operands: [.init("SURVEY", help: "The survey file.")],
+        options: [ScenarioOutput.outputOption, ScenarioOutput.todayOption],
+        discussion: """
+            Each question is shown with its choices and how to type an answer; refusals and validation messages
+            are shown as the engine gives them. Commands: :next [ID], :goto ID, :back, :submit, :custom KEY
+            true|false, :visible, :quit, :help. The recording ends at a successful :submit, at :quit, or at the
+            end of input, and is written with a header naming the survey and the date.
+            Prompts go to standard output when -o is given, otherwise to standard error (so that standard
+            output is the scenario).
+
+            Example: printf '2\\n1990\\n:quit\\n' | survey-replay record survey.json -o new.scenario --today 2026-11-22
+            """,
+        run: run)
+
+    static func run(_ invocation: Invocation) throws -> Int32 {
+        let surveyPath = invocation.arguments.operands[0]
+        let survey = try FormatRegistry.standard.load(InputFiles.read(surveyPath))
+        let today = try ScenarioOutput.today(invocation, command: "record")
+        let console = invocation.console
+        let promptsToOut = invocation.arguments.value("-o") != nil
+        let recorder = Recorder(survey: survey, settings: SessionSettings(today: today))
+        let actions = recorder.run(read: { readLine(strippingNewline: true) }, write: { promptsToOut ? console.out($0) : console.error($0) })
+        try ScenarioOutput.write(
+            actions, surveyPath: surveyPath, today: today,
+            header: ["Recorded with survey-replay record on \(today) from \(surveyPath)."], invocation: invocation)
+        if let output = invocation.arguments.value("-o") {
+            console.out("saved \(actions.count) action\(actions.count == 1 ? "" : "s") to \(output)\n")
+        }
+        return ExitCode.success
+    }
+}

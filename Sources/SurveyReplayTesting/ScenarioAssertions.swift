@@ -1,0 +1,67 @@
+import SurveyCore
+import SurveyHarness
+import Testing
+import XCTest
+
+/// Golden-snapshot checks of scenario suites from a package's own tests.
+///
+/// Swift Testing:
+/// ```swift
+/// @Test func surveysBehaveAsRecorded() {
+///     assertScenarios(in: "Scenarios")
+/// }
+/// ```
+/// XCTest: `XCTAssertScenarios(in: "Scenarios")`. Each scenario that does not hold is one failure, with
+/// its first divergent step and diff. Record modes follow the command line: `SURVEY_REPLAY_RECORD`, and
+/// `never` when `CI` is set. Paths are relative to the current folder (the package root under `swift test`).
+public enum ScenarioSuiteCheck {
+    /// Runs the suite and returns one message per scenario that did not hold (and per obsolete golden on CI).
+    public static func failures(
+        in scenarios: String, snapshots: String, record: RecordMode?, environment: [String: String]
+    ) -> [String] {
+        let mode = RecordMode.resolve(flag: record, environment: environment).mode
+        let runner = SuiteRunner(layout: SnapshotLayout(scenariosRoot: scenarios, snapshotsRoot: snapshots), mode: mode)
+        let result = runner.run(paths: [])
+        var messages = result.problems.map(\.description)
+        for report in result.reports where !report.passed {
+            var message = "\(report.scenarioPath): "
+            if !report.invalid.isEmpty {
+                message += report.invalid.map(\.description).joined(separator: "\n")
+            }
+            switch report.golden {
+            case .mismatched(let divergence, let golden, let pendingWritten)?:
+                message += divergence.description + (pendingWritten ? " (pending: \(report.goldenPath).new)" : "") + "\n"
+                message += LineDiff.unified(old: golden, new: report.newText ?? "", oldName: report.goldenPath, newName: "this run")
+            case .missing?:
+                message += "no golden at \(report.goldenPath) (record mode \(mode.rawValue) writes none)"
+            default: break
+            }
+            message += report.expectationFailures.map { "\n" + $0.description }.joined()
+            messages.append(message)
+        }
+        if RecordMode.isCI(environment) {
+            messages += result.obsolete.map { "obsolete snapshot \($0): no scenario for it" }
+        }
+        return messages
+    }
+}
+
+/// Swift Testing: records one issue per scenario under `scenarios` whose trace differs from its golden.
+public func assertScenarios(
+    in scenarios: String = "Scenarios", snapshots: String = "Snapshots", record: RecordMode? = nil,
+    sourceLocation: Testing.SourceLocation = #_sourceLocation
+) {
+    for message in ScenarioSuiteCheck.failures(in: scenarios, snapshots: snapshots, record: record, environment: ProcessInfo.processInfo.environment) {
+        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+    }
+}
+
+/// XCTest: one failure per scenario under `scenarios` whose trace differs from its golden.
+public func XCTAssertScenarios(
+    in scenarios: String = "Scenarios", snapshots: String = "Snapshots", record: RecordMode? = nil,
+    file: StaticString = #filePath, line: UInt = #line
+) {
+    for message in ScenarioSuiteCheck.failures(in: scenarios, snapshots: snapshots, record: record, environment: ProcessInfo.processInfo.environment) {
+        XCTFail(message, file: file, line: line)
+    }
+}
