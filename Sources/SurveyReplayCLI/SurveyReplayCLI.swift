@@ -3,7 +3,8 @@ import SurveyCore
 /// The `survey-replay` command line: subcommands, help, and the mapping of errors to exit codes.
 public enum SurveyReplayCLI {
     public static let commands: [CommandSpec] = [
-        TestCommand.spec, ReplayCommand.spec, ReviewCommand.spec, RecordCommand.spec, ImportCommand.spec,
+        TestCommand.spec, ReplayCommand.spec, ReviewCommand.spec, RecordCommand.spec, ImportCommand.spec, FuzzCommand.spec,
+        CompareCommand.spec,
     ]
     public static let defaultCommand = "test"
 

@@ -24,6 +24,18 @@ public protocol Survey: Sendable {
     /// The answers inside a payload of this format, by question id (for `import`); an error names what
     /// in the payload does not have the format's shape.
     func answers(inPayload payload: JSONCursor) throws(InputError) -> [(question: String, value: JSONValue)]
+
+    // What random walks, properties and generation need.
+
+    /// Keys of the conditions the host app decides (custom conditions), which walks set both ways.
+    var hostConditionKeys: [String] { get }
+    /// Values worth trying for a question: every option, boundary values from validations and ranges,
+    /// the literals its conditions compare against and their neighbours, and some invalid values on purpose.
+    func candidateValues(for question: String, settings: SessionSettings) -> [JSONValue]
+    /// A checker of the engine's invariants and the survey's hazards, for one session.
+    func makeStepChecker() -> any StepChecker
+    /// Compiles a condition written as the survey file writes its conditions (for properties files).
+    func compileCondition(_ cursor: JSONCursor) throws(InputError) -> any SessionPredicate
 }
 
 /// Why typed input is not an answer, in words for the person typing.

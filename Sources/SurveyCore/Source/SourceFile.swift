@@ -54,6 +54,14 @@ public struct SourceFile: Sendable {
         return SourcePosition(line: low + 1, column: column)
     }
 
+    /// The number of lines (a final line break starts an empty last line).
+    public var lineCount: Int { lineStarts.count }
+
+    /// The byte offset at which a 1-based line starts.
+    public func offset(ofLine number: Int) -> Int {
+        lineStarts[max(0, min(number, lineStarts.count) - 1)]
+    }
+
     /// The text of a 1-based line, without its line break.
     public func line(_ number: Int) -> String {
         guard number >= 1, number <= lineStarts.count else { return "" }

@@ -14,6 +14,13 @@ struct SurveyNativeDecoder {
         return (survey, decoder.warnings)
     }
 
+    /// A condition written as `show_if` is, for properties files; with the warnings reading it gave.
+    static func condition(_ cursor: JSONCursor) -> (Condition, warnings: [Diagnostic]) {
+        var decoder = SurveyNativeDecoder()
+        let condition = decoder.decodeCondition(cursor)
+        return (condition, decoder.warnings)
+    }
+
     private mutating func warn(_ cursor: JSONCursor, _ message: String, hint: String? = nil, rule: String) {
         warnings.append(cursor.diagnostic(.warning, message, hint: hint, rule: rule))
     }

@@ -1,0 +1,161 @@
+import SurveyCore
+
+/// Runs one walk: actions chosen from a choice stream, performed on a fresh session, checked after every
+/// step; then, with the built-in properties, the checks of the whole walk (replay, round trip, Submit
+/// still reachable).
+public struct Walker {
+    public let survey: any Survey
+    public let settings: SessionSettings
+    public let maxSteps: Int
+    /// The format's invariants and hazards and the harness's own properties.
+    public let builtInProperties: Bool
+    public let properties: PropertiesFile?
+    /// Whether to run the checks of the whole walk (replay, round trip, Submit reachable) at its end.
+    public var wholeWalkChecks = true
+    private var chooser: ActionChooser
+
+    /// The properties checked once a walk ends, rather than after a step.
+    public static let wholeWalkProperties: Set<String> = ["deterministic-replay", "scenario-round-trip", "submit-unreachable"]
+
+    public init(survey: any Survey, settings: SessionSettings, maxSteps: Int, builtInProperties: Bool, properties: PropertiesFile?) {
+        self.survey = survey
+        self.settings = settings
+        self.maxSteps = maxSteps
+        self.builtInProperties = builtInProperties
+        self.properties = properties
+        self.chooser = ActionChooser(survey: survey, settings: settings)
+    }
+
+    public struct Outcome {
+        public var actions: [Action] = []
+        /// Each finding with the 0-based index of the step after which it was found (the last step for
+        /// checks of the whole walk).
+        public var findings: [(step: Int, finding: Finding)] = []
+        public var submitted = false
+        /// The choices made, one list a step: the walk's replayable recording.
+        public var choices: [[Int]] = []
+        /// What the respondent saw after each step (recorded only with the built-in properties).
+        public var views: [Trace.View] = []
+    }
+
+    /// A walk whose actions are chosen from `stream`.
+    public mutating func walk(_ stream: inout ChoiceStream) -> Outcome {
+        var chooser = self.chooser
+        var outcome = run { session in
+            guard stream.beginStep() else { return nil }
+            return chooser.choose(in: session, stream: &stream)
+        }
+        self.chooser = chooser  // keeps the candidate values computed so far
+        outcome.choices = stream.steps
+        return outcome
+    }
+
+    /// The same checks on a fixed list of actions (for shrinking a walk action by action).
+    public func check(_ actions: [Action]) -> Outcome {
+        var remaining = actions[...]
+        return run { _ in remaining.popFirst() }
+    }
+
+    private func run(_ nextAction: (any SurveySession) -> Action?) -> Outcome {
+        let session = survey.makeSession(settings)
+        let checker = builtInProperties ? survey.makeStepChecker() : nil
+        var outcome = Outcome()
+        var outcomes: [SurveyCore.Outcome] = []
+        for step in 0..<maxSteps {
+            guard let action = nextAction(session) else { break }
+            let result = session.perform(action)
+            outcome.actions.append(action)
+            if let checker {
+                outcome.views.append(Trace.View(of: session))
+                outcomes.append(result.outcome)
+                if case .doesNotFit(let reason) = result.outcome {
+                    outcome.findings.append((step, Finding(.engineError, "generated-action-fits", "the walk generated an action the survey cannot take: \(reason)")))
+                }
+                for finding in checker.check(session, after: action, result: result) { outcome.findings.append((step, finding)) }
+            }
+            if let properties {
+                let submitted = action == .submit && result.outcome == .ok
+                for finding in properties.violations(in: session, payloadQuestions: submitted ? payloadQuestions(session) : nil) {
+                    outcome.findings.append((step, finding))
+                }
+            }
+            if action == .submit, result.outcome == .ok {
+                outcome.submitted = true
+                break
+            }
+        }
+        if builtInProperties, wholeWalkChecks {
+            let last = max(0, outcome.actions.count - 1)
+            for finding in wholeWalkFindings(outcome, outcomes: outcomes, session: session) { outcome.findings.append((last, finding)) }
+        }
+        return outcome
+    }
+
+    /// The question ids in the submitted payload, read as the format reads its payloads.
+    private func payloadQuestions(_ session: any SurveySession) -> Set<String> {
+        guard let payload = session.payload else { return [] }
+        let file = SourceFile(path: "payload", text: CanonicalJSON.compact(payload))
+        guard let root = try? JSONParser.parse(file), let answers = try? survey.answers(inPayload: JSONCursor(node: root, file: file)) else { return [] }
+        return Set(answers.map(\.question))
+    }
+
+    private func wholeWalkFindings(_ outcome: Outcome, outcomes: [SurveyCore.Outcome], session: any SurveySession) -> [Finding] {
+        var findings: [Finding] = []
+        // Replaying the same actions gives the same trace.
+        let replay = survey.makeSession(settings)
+        for (index, action) in outcome.actions.enumerated() {
+            let result = replay.perform(action)
+            if result.outcome != outcomes[index] || Trace.View(of: replay) != outcome.views[index] {
+                findings.append(Finding(.engineError, "deterministic-replay", "replaying the walk gives a different result at step \(index + 1)"))
+                break
+            }
+        }
+        // The walk printed as a scenario reads back as the same actions.
+        let text = Scenario.make(path: "walk.scenario", surveyPath: "survey", today: settings.today, actions: outcome.actions).text
+        let parsed = try? ScenarioParser.parse(SourceFile(path: "walk.scenario", text: text))
+        if parsed?.actions != outcome.actions || parsed?.today != settings.today {
+            findings.append(Finding(.engineError, "scenario-round-trip", "the walk printed as a scenario does not read back as the same actions"))
+        }
+        if !outcome.submitted, let stuck = SubmitFinder(survey: survey, settings: settings).stuckQuestion(continuing: session) {
+            findings.append(
+                Finding(
+                    .hazard, "submit-unreachable",
+                    "from the end of this walk Submit cannot be reached: no candidate answer or Next gets past '\(stuck)'", question: stuck))
+        }
+        return findings
+    }
+}
+
+/// Tries to finish a session: answers the questions on screen with their candidate values and taps Next
+/// until Submit shows. Used to check that Submit stays reachable.
+struct SubmitFinder {
+    let survey: any Survey
+    let settings: SessionSettings
+
+    /// nil when Submit shows (or was tapped); otherwise the question the session cannot get past.
+    func stuckQuestion(continuing session: any SurveySession) -> String? {
+        let limit = survey.questionIDs.count * 4 + 8
+        for _ in 0..<limit {
+            if session.isSubmittable { return nil }
+            let before = Trace.View(of: session)
+            guard let current = before.current, let position = before.visible.firstIndex(of: current) else {
+                return before.current ?? "(no question waits and Submit is not shown)"
+            }
+            var progressed = false
+            for question in before.visible[position...] where !progressed {
+                for value in survey.candidateValues(for: question, settings: settings) {
+                    if session.perform(.answer(question: question, value: value)).outcome == .ok, Trace.View(of: session) != before {
+                        progressed = true
+                        break
+                    }
+                }
+            }
+            if !progressed {
+                _ = session.perform(.next(question: nil))
+                progressed = Trace.View(of: session) != before
+            }
+            if !progressed { return current }
+        }
+        return session.currentQuestion ?? "(the walk does not end)"
+    }
+}
