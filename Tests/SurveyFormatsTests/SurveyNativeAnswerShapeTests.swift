@@ -6,40 +6,27 @@ import Testing
 /// What the engine stores for each question type (reference §2) and what it refuses to store.
 @Suite("SurveyNative answer shapes")
 struct SurveyNativeAnswerShapeTests {
-    struct Shape: Sendable, CustomTestStringConvertible {
-        let question: String
-        let given: JSONValue
-        let stored: JSONValue
-        var testDescription: String { "\(question.prefix(60))… given \(json(given))" }
-
-        init(_ question: String, _ given: JSONValue, stored: JSONValue? = nil) {
-            self.question = question
-            self.given = given
-            self.stored = stored ?? given
-        }
-    }
-
     @Test(
         "each type stores its answer in its own shape, as given",
         arguments: [
-            Shape(select("q"), "Yes"),
-            Shape(selectWithOther("q", other: "Years old"), ["Years old": "20"]),
-            Shape(multiSelect("q"), ["Rock", "Pop"]),
-            Shape(question("q", "year_picker"), "1990"),
-            Shape(question("q", "date_picker"), "2024-02-29"),
-            Shape(textField("q"), "Hello there"),
-            Shape(question("q", "single_text_area"), "A sunny day\nwith friends"),
-            Shape(multiTextField("q"), ["Dogs": "1", "Cats": "0"]),
-            Shape(dynamicLabel("q"), ["Feet": "5", "Inches": "10"]),
-            Shape(dynamicLabel("q"), ["Centimeters": "180"]),
-            Shape(question("q", "add_text_field"), ["Golf", "Tennis"]),
-            Shape(question("q", "segment_select", #""values": ["1", "2", "3"]"#), "3"),
-            Shape(tableSelect("q"), ["r1": "Yes", "r2": "Sometimes"]),
+            Answering(select("q"), "Yes"),
+            Answering(selectWithOther("q", other: "Years old"), ["Years old": "20"]),
+            Answering(multiSelect("q"), ["Rock", "Pop"]),
+            Answering(question("q", "year_picker"), "1990"),
+            Answering(question("q", "date_picker"), "2024-02-29"),
+            Answering(textField("q"), "Hello there"),
+            Answering(question("q", "single_text_area"), "A sunny day\nwith friends"),
+            Answering(multiTextField("q"), ["Dogs": "1", "Cats": "0"]),
+            Answering(dynamicLabel("q"), ["Feet": "5", "Inches": "10"]),
+            Answering(dynamicLabel("q"), ["Centimeters": "180"]),
+            Answering(question("q", "add_text_field"), ["Golf", "Tennis"]),
+            Answering(question("q", "segment_select", #""values": ["1", "2", "3"]"#), "3"),
+            Answering(tableSelect("q"), ["r1": "Yes", "r2": "Sometimes"]),
         ])
-    func answersAreStoredAsGiven(_ shape: Shape) throws {
-        let session = try startSession(shape.question, select("end"))
-        session.play(.answer("q", shape.given))
-        #expect(session.answer(for: "q") == shape.stored)
+    func answersAreStoredAsGiven(_ asked: Answering) throws {
+        let session = try startSession(asked.question, select("end"))
+        session.play(.answer("q", asked.value))
+        #expect(session.answer(for: "q") == asked.value)
     }
 
     @Test("a multi_select keeps the order of the taps, not the order of the options")
@@ -145,32 +132,27 @@ struct SurveyNativeAnswerShapeTests {
 
     // MARK: values that do not fit
 
-    struct Misfit: Sendable, CustomTestStringConvertible {
-        let question: String
-        let given: JSONValue
-        var testDescription: String { "\(question.prefix(60))… given \(json(given))" }
-    }
 
     @Test(
         "a value of the wrong shape does not fit the survey",
         arguments: [
-            Misfit(question: select("q"), given: ["Yes"]),
-            Misfit(question: select("q"), given: 1),
-            Misfit(question: multiSelect("q"), given: "Pop"),
-            Misfit(question: textField("q"), given: 5),
-            Misfit(question: question("q", "single_text_area"), given: ["text"]),
-            Misfit(question: question("q", "year_picker"), given: 1990),
-            Misfit(question: question("q", "date_picker"), given: "22/11/2026"),
-            Misfit(question: question("q", "date_picker"), given: "2026-02-30"),
-            Misfit(question: multiTextField("q"), given: "2"),
-            Misfit(question: dynamicLabel("q"), given: ["5", "10"]),
-            Misfit(question: question("q", "add_text_field"), given: "Golf"),
-            Misfit(question: tableSelect("q"), given: "Yes"),
-            Misfit(question: question("q", "segment_select", #""values": ["1", "2"]"#), given: 1),
+            Answering(select("q"), ["Yes"]),
+            Answering(select("q"), 1),
+            Answering(multiSelect("q"), "Pop"),
+            Answering(textField("q"), 5),
+            Answering(question("q", "single_text_area"), ["text"]),
+            Answering(question("q", "year_picker"), 1990),
+            Answering(question("q", "date_picker"), "22/11/2026"),
+            Answering(question("q", "date_picker"), "2026-02-30"),
+            Answering(multiTextField("q"), "2"),
+            Answering(dynamicLabel("q"), ["5", "10"]),
+            Answering(question("q", "add_text_field"), "Golf"),
+            Answering(tableSelect("q"), "Yes"),
+            Answering(question("q", "segment_select", #""values": ["1", "2"]"#), 1),
         ])
-    func wrongShapeDoesNotFit(_ misfit: Misfit) throws {
-        let session = try startSession(misfit.question, select("end"))
-        #expect(session.perform(.answer("q", misfit.given)).outcome.kind == .doesNotFit)
+    func wrongShapeDoesNotFit(_ asked: Answering) throws {
+        let session = try startSession(asked.question, select("end"))
+        #expect(session.perform(.answer("q", asked.value)).outcome.kind == .doesNotFit)
         #expect(session.answer(for: "q") == nil)
         #expect(session.currentQuestion == "q")
     }
@@ -178,19 +160,19 @@ struct SurveyNativeAnswerShapeTests {
     @Test(
         "an option, value, row or label the question does not have does not fit the survey",
         arguments: [
-            Misfit(question: select("q"), given: "Maybe"),
-            Misfit(question: select("q"), given: ["Other": "Mint"]),
-            Misfit(question: selectWithOther("q"), given: ["Another": "Mint"]),
-            Misfit(question: multiSelect("q"), given: ["Jazz"]),
-            Misfit(question: question("q", "segment_select", #""values": ["1", "2"]"#), given: "3"),
-            Misfit(question: tableSelect("q"), given: ["r9": "Yes"]),
-            Misfit(question: tableSelect("q"), given: ["r1": "Maybe"]),
-            Misfit(question: multiTextField("q"), given: ["Birds": "2"]),
-            Misfit(question: dynamicLabel("q"), given: ["Meters": "2"]),
+            Answering(select("q"), "Maybe"),
+            Answering(select("q"), ["Other": "Mint"]),
+            Answering(selectWithOther("q"), ["Another": "Mint"]),
+            Answering(multiSelect("q"), ["Jazz"]),
+            Answering(question("q", "segment_select", #""values": ["1", "2"]"#), "3"),
+            Answering(tableSelect("q"), ["r9": "Yes"]),
+            Answering(tableSelect("q"), ["r1": "Maybe"]),
+            Answering(multiTextField("q"), ["Birds": "2"]),
+            Answering(dynamicLabel("q"), ["Meters": "2"]),
         ])
-    func missingChoiceDoesNotFit(_ misfit: Misfit) throws {
-        let session = try startSession(misfit.question, select("end"))
-        #expect(session.perform(.answer("q", misfit.given)).outcome.kind == .doesNotFit)
+    func missingChoiceDoesNotFit(_ asked: Answering) throws {
+        let session = try startSession(asked.question, select("end"))
+        #expect(session.perform(.answer("q", asked.value)).outcome.kind == .doesNotFit)
         #expect(session.answer(for: "q") == nil)
     }
 }

@@ -99,64 +99,55 @@ struct SurveyNativeConditionTests {
 
     // MARK: numeric comparisons
 
-    struct Comparison: Sendable, CustomTestStringConvertible {
-        let answer: String
-        let operation: String
-        let value: JSONValue
-        let holds: Bool
-
-        var testDescription: String { "\"\(answer)\" \(operation) \(json(value)) is \(holds)" }
-    }
-
     @Test(
         "the four numeric comparisons compare both sides as Double",
         arguments: [
-            Comparison(answer: "7", operation: "greater than", value: "5", holds: true),
-            Comparison(answer: "5", operation: "greater than", value: "5", holds: false),
-            Comparison(answer: "5", operation: "greater than or equal to", value: "5", holds: true),
-            Comparison(answer: "4", operation: "greater than or equal to", value: "5", holds: false),
-            Comparison(answer: "4", operation: "less than", value: 5, holds: true),
-            Comparison(answer: "5", operation: "less than", value: 5, holds: false),
-            Comparison(answer: "5", operation: "less than or equal to", value: 5, holds: true),
-            Comparison(answer: "6", operation: "less than or equal to", value: 5, holds: false),
-            Comparison(answer: "10", operation: "greater than", value: 9, holds: true),
-            Comparison(answer: "-2.5", operation: "less than", value: "-2", holds: true),
+            Comparison("7", "greater than", "5", true),
+            Comparison("5", "greater than", "5", false),
+            Comparison("5", "greater than or equal to", "5", true),
+            Comparison("4", "greater than or equal to", "5", false),
+            Comparison("4", "less than", 5, true),
+            Comparison("5", "less than", 5, false),
+            Comparison("5", "less than or equal to", 5, true),
+            Comparison("6", "less than or equal to", 5, false),
+            Comparison("10", "greater than", 9, true),
+            Comparison("-2.5", "less than", "-2", true),
         ])
     func numericComparisons(_ comparison: Comparison) throws {
         let condition = when("a", comparison.operation, comparison.value)
-        #expect(try showIfHolds(condition, before: [textField("a")], performing: [.answer("a", .string(comparison.answer))]) == comparison.holds)
+        #expect(try showIfHolds(condition, before: [textField("a")], performing: [.answer("a", .string(comparison.text))]) == comparison.holds)
     }
 
     @Test(
         "numbers are parsed strictly: \"5.0\" and \"1e2\" are numbers",
         arguments: [
-            Comparison(answer: "5.0", operation: "greater than or equal to", value: 5, holds: true),
-            Comparison(answer: "5.0", operation: "less than or equal to", value: "5", holds: true),
-            Comparison(answer: "1e2", operation: "greater than", value: 99, holds: true),
-            Comparison(answer: "1e2", operation: "less than", value: "101", holds: true),
+            Comparison("5.0", "greater than or equal to", 5, true),
+            Comparison("5.0", "less than or equal to", "5", true),
+            Comparison("1e2", "greater than", 99, true),
+            Comparison("1e2", "less than", "101", true),
         ])
     func numericStringsThatParse(_ comparison: Comparison) throws {
         let condition = when("a", comparison.operation, comparison.value)
-        #expect(try showIfHolds(condition, before: [textField("a")], performing: [.answer("a", .string(comparison.answer))]) == comparison.holds)
+        #expect(try showIfHolds(condition, before: [textField("a")], performing: [.answer("a", .string(comparison.text))]) == comparison.holds)
     }
 
     @Test(
         "a side that is not a number makes every numeric comparison false (\" 5\", \"\", \"abc\")",
         arguments: [
-            Comparison(answer: " 5", operation: "greater than", value: 1, holds: false),
-            Comparison(answer: " 5", operation: "less than", value: 100, holds: false),
-            Comparison(answer: "5 ", operation: "greater than or equal to", value: 5, holds: false),
-            Comparison(answer: "abc", operation: "greater than", value: 1, holds: false),
-            Comparison(answer: "abc", operation: "less than or equal to", value: 1, holds: false),
-            Comparison(answer: "5", operation: "greater than", value: "", holds: false),
-            Comparison(answer: "5", operation: "less than", value: "", holds: false),
-            Comparison(answer: "5", operation: "less than", value: " 9", holds: false),
-            Comparison(answer: "5", operation: "greater than", value: "x", holds: false),
-            Comparison(answer: "5", operation: "less than", value: ["9"], holds: false),
+            Comparison(" 5", "greater than", 1, false),
+            Comparison(" 5", "less than", 100, false),
+            Comparison("5 ", "greater than or equal to", 5, false),
+            Comparison("abc", "greater than", 1, false),
+            Comparison("abc", "less than or equal to", 1, false),
+            Comparison("5", "greater than", "", false),
+            Comparison("5", "less than", "", false),
+            Comparison("5", "less than", " 9", false),
+            Comparison("5", "greater than", "x", false),
+            Comparison("5", "less than", ["9"], false),
         ])
     func nonNumericSideIsFalse(_ comparison: Comparison) throws {
         let condition = when("a", comparison.operation, comparison.value)
-        #expect(try showIfHolds(condition, before: [textField("a")], performing: [.answer("a", .string(comparison.answer))]) == comparison.holds)
+        #expect(try showIfHolds(condition, before: [textField("a")], performing: [.answer("a", .string(comparison.text))]) == comparison.holds)
     }
 
     @Test("numeric comparisons are false on an unanswered question, an array answer and a dictionary answer")

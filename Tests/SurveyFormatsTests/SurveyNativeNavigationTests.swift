@@ -20,29 +20,24 @@ struct SurveyNativeNavigationTests {
 
     // MARK: which types advance by themselves
 
-    struct Advance: Sendable, CustomTestStringConvertible {
-        let question: String
-        let value: JSONValue
-        var testDescription: String { "\(question.prefix(70))… answered \(json(value))" }
-    }
 
     @Test(
         "answering these types moves on to the next question without Next",
         arguments: [
-            Advance(question: select("q"), value: "Yes"),
-            Advance(question: question("q", "segment_select", #""values": ["1", "2", "3"]"#), value: "2"),
-            Advance(question: tableSelect("q"), value: ["r1": "Yes", "r2": "No"]),
-            Advance(question: question("q", "year_picker"), value: "1990"),
-            Advance(question: question("q", "date_picker"), value: "2026-01-15"),
-            Advance(question: textField("q"), value: "hello"),
-            Advance(question: question("q", "single_text_area"), value: "a long day"),
-            Advance(question: dynamicLabel("q"), value: ["Feet": "5", "Inches": "10"]),
-            Advance(question: dynamicLabel("q"), value: ["Centimeters": "180"]),
-            Advance(question: selectWithOther("q"), value: ["Other": "Mint"]),
+            Answering(select("q"), "Yes"),
+            Answering(question("q", "segment_select", #""values": ["1", "2", "3"]"#), "2"),
+            Answering(tableSelect("q"), ["r1": "Yes", "r2": "No"]),
+            Answering(question("q", "year_picker"), "1990"),
+            Answering(question("q", "date_picker"), "2026-01-15"),
+            Answering(textField("q"), "hello"),
+            Answering(question("q", "single_text_area"), "a long day"),
+            Answering(dynamicLabel("q"), ["Feet": "5", "Inches": "10"]),
+            Answering(dynamicLabel("q"), ["Centimeters": "180"]),
+            Answering(selectWithOther("q"), ["Other": "Mint"]),
         ])
-    func typesThatAdvanceOnAnswer(_ advance: Advance) throws {
-        let session = try startSession(advance.question, select("next"))
-        session.play(.answer("q", advance.value))
+    func typesThatAdvanceOnAnswer(_ asked: Answering) throws {
+        let session = try startSession(asked.question, select("next"))
+        session.play(.answer("q", asked.value))
         #expect(session.currentQuestion == "next")
         #expect(session.visibleQuestions == ["q", "next"])
     }
@@ -50,17 +45,17 @@ struct SurveyNativeNavigationTests {
     @Test(
         "an answer that is not complete does not advance",
         arguments: [
-            Advance(question: tableSelect("q"), value: ["r1": "Yes"]),
-            Advance(question: textField("q"), value: ""),
-            Advance(question: question("q", "single_text_area"), value: ""),
-            Advance(question: dynamicLabel("q"), value: ["Feet": "5"]),
-            Advance(question: selectWithOther("q"), value: ["Other": ""]),
-            Advance(question: multiSelect("q"), value: ["Pop"]),
-            Advance(question: multiTextField("q"), value: ["Dogs": "1", "Cats": "0"]),
+            Answering(tableSelect("q"), ["r1": "Yes"]),
+            Answering(textField("q"), ""),
+            Answering(question("q", "single_text_area"), ""),
+            Answering(dynamicLabel("q"), ["Feet": "5"]),
+            Answering(selectWithOther("q"), ["Other": ""]),
+            Answering(multiSelect("q"), ["Pop"]),
+            Answering(multiTextField("q"), ["Dogs": "1", "Cats": "0"]),
         ])
-    func incompleteAnswerDoesNotAdvance(_ advance: Advance) throws {
-        let session = try startSession(advance.question, select("next"))
-        session.play(.answer("q", advance.value))
+    func incompleteAnswerDoesNotAdvance(_ asked: Answering) throws {
+        let session = try startSession(asked.question, select("next"))
+        session.play(.answer("q", asked.value))
         #expect(session.currentQuestion == "q")
         #expect(session.visibleQuestions == ["q"])
     }
@@ -171,6 +166,20 @@ struct SurveyNativeNavigationTests {
         #expect(session.currentQuestion == "d")
         session.play(.answer("b", "Yes"))
         #expect(session.currentQuestion == "d")
+    }
+
+    @Test("answering an earlier question never advances, even when it leaves the active question fully answered")
+    func earlierAnswerNeverAdvances() throws {
+        let parent = select("b", subQuestions: [textField("why", showIf: when("a", "equals", "Yes"))])
+        let session = try startSession(select("a"), parent, select("c"))
+        session.play(.answer("a", "Yes"), .answer("b", "Yes"))
+        #expect(session.visibleQuestions == ["a", "b", "why"])
+
+        session.play(.answer("a", "No"))
+        #expect(session.visibleQuestions == ["a", "b"])
+        #expect(session.currentQuestion == "b")
+        session.play(.answer("b", "Yes"))
+        #expect(session.currentQuestion == "c")
     }
 
     @Test("hiding the active question moves on past it")

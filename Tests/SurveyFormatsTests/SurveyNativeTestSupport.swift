@@ -31,9 +31,9 @@ func select(_ id: String, _ options: [String] = ["Yes", "No"], showIf: String? =
     question(id, "single_select", #""options": \#(json(options))"#, showIf: showIf, subQuestions: subQuestions)
 }
 
-/// A single_select whose last option is an Other option titled `other`.
-func selectWithOther(_ id: String, _ options: [String] = ["Vanilla"], other: String = "Other", validations: String = "[]") -> String {
-    let otherOption = #"{"title": "\#(other)", "type": "freeform", "validations": \#(validations)}"#
+/// A single_select whose last option is an Other option titled `other`, validated by `rules`.
+func selectWithOther(_ id: String, _ options: [String] = ["Vanilla"], other: String = "Other", rules: [String] = []) -> String {
+    let otherOption = #"{"title": "\#(other)", "type": "freeform", \#(validations(rules))}"#
     return question(id, "single_select", #""options": [\#(options.map { json(.string($0)) }.joined(separator: ", ")), \#(otherOption)]"#)
 }
 
@@ -57,15 +57,20 @@ func multiTextField(_ id: String, _ keys: String = "") -> String {
     return question(id, "multi_text_field", keys.isEmpty ? fields : fields + ", " + keys)
 }
 
-/// A dynamic_label_text_field offering Feet+Inches or Centimeters.
-func dynamicLabel(_ id: String, validations: String = "[]") -> String {
-    question(id, "dynamic_label_text_field", #""label_options": [["Feet", "Inches"], "Centimeters"], "validations": \#(validations)"#)
+/// A dynamic_label_text_field offering Feet+Inches or Centimeters, validated by `rules`.
+func dynamicLabel(_ id: String, rules: [String] = []) -> String {
+    question(id, "dynamic_label_text_field", #""label_options": [["Feet", "Inches"], "Centimeters"], \#(validations(rules))"#)
 }
 
-/// One validation entry: `operand` is JSON text of a `value`, or an `answer_to_question_id` member.
+/// The member `"validations": [...]` holding these entries.
+func validations(_ entries: [String]) -> String { #""validations": [\#(entries.joined(separator: ", "))]"# }
+
+func validations(_ entries: String...) -> String { validations(entries) }
+
+/// One validation entry comparing with a literal value.
 func validation(_ operation: String, _ value: JSONValue, message: String, forLabel: String? = nil) -> String {
     let label = forLabel.map { #", "for_label": "\#($0)""# } ?? ""
-    return #"{"operation": "\#(operation)", "value": \#(json(value)), "on_fail_message": "\#(message)"\#(label)}"#
+    return #"{"operation": "\#(operation)", "value": \#(json(value)), "on_fail_message": \#(json(.string(message)))\#(label)}"#
 }
 
 // MARK: conditions
@@ -141,6 +146,38 @@ func showIfHolds(
         "the actions must reach the question with the condition; the session is on \(current ?? "Submit")",
         sourceLocation: sourceLocation)
     return session.visibleQuestions.contains("target")
+}
+
+// MARK: test arguments
+
+/// A question (JSON text) and a value to answer it with.
+struct Answering: Sendable, CustomTestStringConvertible {
+    let question: String
+    let value: JSONValue
+
+    init(_ question: String, _ value: JSONValue) {
+        self.question = question
+        self.value = value
+    }
+
+    var testDescription: String { "\(question.prefix(70))… answered \(json(value))" }
+}
+
+/// A numeric comparison of a typed text with a value, and whether it holds.
+struct Comparison: Sendable, CustomTestStringConvertible {
+    let text: String
+    let operation: String
+    let value: JSONValue
+    let holds: Bool
+
+    init(_ text: String, _ operation: String, _ value: JSONValue, _ holds: Bool) {
+        self.text = text
+        self.operation = operation
+        self.value = value
+        self.holds = holds
+    }
+
+    var testDescription: String { "\"\(text)\" \(operation) \(json(value)) is \(holds)" }
 }
 
 // MARK: actions and outcomes

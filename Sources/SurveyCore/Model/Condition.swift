@@ -8,8 +8,10 @@ public struct Condition: Sendable {
         case all([Condition])
         case any([Condition])
         case host(HostCondition)
-        /// A condition the engine does not understand and treats as a fixed value (with why).
-        case constant(Bool, reason: String)
+        /// A condition the engine does not understand and treats as a fixed value (with why). `ignored`
+        /// keeps the conditions under it that are never evaluated, because an engine may still read their
+        /// ids (SurveyNative collects dependency ids through every tree).
+        case constant(Bool, reason: String, ignored: [Condition])
     }
 
     public let kind: Kind
@@ -34,24 +36,22 @@ public struct Condition: Sendable {
         return result
     }
 
-    /// The leaves, host conditions and constants (the nodes that are not trees), in document order.
+    /// The leaves, host conditions and constants that are evaluated (not trees, not what a constant
+    /// ignores), in document order.
     public var atoms: [Condition] {
-        var result: [Condition] = []
-        visit { node in
-            switch node.kind {
-            case .all, .any: break
-            case .leaf, .host, .constant: result.append(node)
-            }
+        switch kind {
+        case .all(let children), .any(let children): children.flatMap(\.atoms)
+        case .leaf, .host, .constant: [self]
         }
-        return result
     }
 
-    /// Calls `body` on this node and every node below it, parents before children.
+    /// Calls `body` on this node and every node below it, parents before children, including the conditions
+    /// a constant ignores.
     public func visit(_ body: (Condition) -> Void) {
         body(self)
         switch kind {
-        case .all(let children), .any(let children): for child in children { child.visit(body) }
-        case .leaf, .host, .constant: break
+        case .all(let children), .any(let children), .constant(_, _, let children): for child in children { child.visit(body) }
+        case .leaf, .host: break
         }
     }
 }

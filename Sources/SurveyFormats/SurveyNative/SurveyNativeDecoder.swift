@@ -336,7 +336,7 @@ struct SurveyNativeDecoder {
     private mutating func decodeCondition(_ cursor: JSONCursor) -> Condition {
         guard let object = cursor.object else {
             warn(cursor, "a condition that is not an object is malformed; the engine treats it as true", rule: "sn-malformed-condition")
-            return Condition(.constant(true, reason: "not an object"), location: cursor.location)
+            return Condition(.constant(true, reason: "not an object", ignored: []), location: cursor.location)
         }
         let operation = object["operation"]?.stringValue
         if let question = object["id"]?.stringValue {
@@ -354,7 +354,8 @@ struct SurveyNativeDecoder {
             case "or": return Condition(.any(children), location: cursor.location)
             default:
                 warn(cursor, "the tree operation \(operation.map { "\"\($0)\"" } ?? "(none)") is neither \"and\" nor \"or\"; the engine treats the condition as true", rule: "sn-malformed-condition")
-                return Condition(.constant(true, reason: "unknown tree operation"), location: cursor.location)
+                // Still a tree to the dependency map: its ids are collected through the subconditions.
+                return Condition(.constant(true, reason: "unknown tree operation", ignored: children), location: cursor.location)
             }
         }
         if operation == "custom" {
@@ -365,6 +366,6 @@ struct SurveyNativeDecoder {
                 location: cursor.location)
         }
         warn(cursor, "this condition has neither \"id\", \"subconditions\" nor operation \"custom\"; the engine treats it as true", rule: "sn-malformed-condition")
-        return Condition(.constant(true, reason: "malformed"), location: cursor.location)
+        return Condition(.constant(true, reason: "malformed", ignored: []), location: cursor.location)
     }
 }

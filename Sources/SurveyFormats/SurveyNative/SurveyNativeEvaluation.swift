@@ -40,7 +40,7 @@ indirect enum CompiledCondition: Sendable {
         case .all(let children): self = .all(children.map { CompiledCondition($0, slots: slots) })
         case .any(let children): self = .any(children.map { CompiledCondition($0, slots: slots) })
         case .host(let host): self = .host(key: host.key)
-        case .constant(let value, _): self = .constant(value)
+        case .constant(let value, _, _): self = .constant(value)
         }
     }
 

@@ -26,7 +26,7 @@ public struct ActionChooser {
         if position != nil { kinds.append((.answerCurrent, 60)) }
         kinds.append((.next, 10))
         if (position ?? visible.count) > 0 { kinds.append((.editEarlier, 15)) }
-        if session.isSubmittable { kinds.append((.submit, 25)) }
+        if session.isSubmittable { kinds.append((.submit, 10)) }
         if !survey.hostConditionKeys.isEmpty { kinds.append((.custom, 5)) }
         var pick = stream.draw(kinds.reduce(0) { $0 + $1.1 })
         var kind = kinds[0].0
