@@ -1,0 +1,84 @@
+import Foundation
+import SurveyCore
+import SurveyFormats
+
+/// The workloads of `survey-replay bench`. Each returns a figure; the command repeats them and reports
+/// minimum, median and maximum.
+public struct Benchmark {
+    public let settings: SessionSettings
+
+    public init(settings: SessionSettings = SessionSettings()) {
+        self.settings = settings
+    }
+
+    /// Seconds to parse and load a survey file's bytes.
+    public func loadSeconds(_ file: SourceFile) -> Double {
+        let start = ProcessMeter.now()
+        _ = try? FormatRegistry.standard.load(file)
+        return ProcessMeter.seconds(since: start)
+    }
+
+    /// Walk steps a second over `steps` steps of walks (seeded, so the same walks each run).
+    public func walkStepsPerSecond(_ survey: any Survey, builtInProperties: Bool, steps: Int, maxSteps: Int = 100, seed: UInt64 = 1) -> Double {
+        var walker = Walker(survey: survey, settings: settings, maxSteps: maxSteps, builtInProperties: builtInProperties, properties: nil)
+        var done = 0
+        var walk = 0
+        let start = ProcessMeter.now()
+        while done < steps {
+            var stream = ChoiceStream(generator: SplitMix64(seed: SplitMix64.walkSeed(seed, walk: walk)))
+            done += walker.walk(&stream).actions.count
+            walk += 1
+        }
+        return Double(done) / ProcessMeter.seconds(since: start)
+    }
+
+    /// The actions of seeded walks, to replay.
+    public func walkActions(_ survey: any Survey, walks: Int, maxSteps: Int = 100, seed: UInt64 = 1) -> [[Action]] {
+        var walker = Walker(survey: survey, settings: settings, maxSteps: maxSteps, builtInProperties: false, properties: nil)
+        return (0..<walks).map { walk in
+            var stream = ChoiceStream(generator: SplitMix64(seed: SplitMix64.walkSeed(seed, walk: walk)))
+            return walker.walk(&stream).actions
+        }
+    }
+
+    /// Replayed steps a second: fixed action lists performed on fresh sessions, reading what a trace reads.
+    public func replayStepsPerSecond(_ survey: any Survey, actions: [[Action]]) -> Double {
+        var steps = 0
+        let start = ProcessMeter.now()
+        for list in actions {
+            let session = survey.makeSession(settings)
+            for action in list {
+                _ = session.perform(action)
+                _ = Trace.View(of: session)
+                steps += 1
+            }
+        }
+        return Double(steps) / ProcessMeter.seconds(since: start)
+    }
+
+    /// Resident memory after 100,000 and after 1,000,000 walk steps with statistics streamed, and the peak.
+    public func walkMemory(_ survey: any Survey) -> (at100k: Int, at1M: Int, peak: Int)? {
+        var walker = Walker(survey: survey, settings: settings, maxSteps: 100, builtInProperties: false, properties: nil)
+        var paths: Set<UInt64> = []
+        var done = 0
+        var walk = 0
+        var at100k = 0
+        while done < 1_000_000 {
+            var stream = ChoiceStream(generator: SplitMix64(seed: SplitMix64.walkSeed(1, walk: walk)))
+            let outcome = walker.walk(&stream)
+            paths.insert(StableHash.of(outcome.actions.map(ScenarioSyntax.text(of:))))
+            done += outcome.actions.count
+            walk += 1
+            if at100k == 0, done >= 100_000 { at100k = ProcessMeter.memory()?.resident ?? 0 }
+        }
+        guard let end = ProcessMeter.memory() else { return nil }
+        return (at100k, end.resident, end.peak)
+    }
+
+    /// Seconds to run a scenario suite against its goldens (nothing recorded).
+    public func suiteSeconds(_ layout: SnapshotLayout, jobs: Int, paths: [String] = []) -> (seconds: Double, scenarios: Int) {
+        let start = ProcessMeter.now()
+        let result = SuiteRunner(layout: layout, mode: .never, jobs: jobs).run(paths: paths)
+        return (ProcessMeter.seconds(since: start), result.reports.count)
+    }
+}

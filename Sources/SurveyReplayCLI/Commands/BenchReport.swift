@@ -1,0 +1,127 @@
+import Foundation
+import SurveyCore
+import SurveyFormats
+import SurveyHarness
+
+/// The figures of one bench run and the targets of the performance issue.
+struct BenchReport {
+    var survey: String
+    var loadMilliseconds: [(size: Int, figure: BenchFigure)] = []
+    var walkOff = BenchFigure([])
+    var walkOn = BenchFigure([])
+    var replay = BenchFigure([])
+    var stepNanoseconds: [(size: Int, figure: BenchFigure)] = []
+    var memory: (at100k: Int, at1M: Int, peak: Int)?
+    var suite: (figure: BenchFigure, scenarios: Int)?
+    var jobs: (one: BenchFigure, two: BenchFigure, scenarios: Int)?
+
+    static let sizes = [100, 1_000, 10_000, 100_000]
+
+    static func measure(survey: any Survey, surveyPath: String, runs: Int, quick: Bool, progress: (String) -> Void) -> BenchReport {
+        let bench = Benchmark()
+        var report = BenchReport(survey: surveyPath)
+        progress("memory")
+        if !quick { report.memory = bench.walkMemory(survey) }
+        progress("walks")
+        let steps = quick ? 20_000 : 500_000
+        report.walkOff = BenchFigure.of(runs: runs) { bench.walkStepsPerSecond(survey, builtInProperties: false, steps: steps) }
+        report.walkOn = BenchFigure.of(runs: runs) { bench.walkStepsPerSecond(survey, builtInProperties: true, steps: steps / 4) }
+        progress("replay")
+        let actions = bench.walkActions(survey, walks: quick ? 200 : 2_000)
+        report.replay = BenchFigure.of(runs: runs) { bench.replayStepsPerSecond(survey, actions: actions) }
+        for size in quick ? [100, 1_000] : sizes {
+            progress("\(size) questions")
+            let file = SourceFile(path: "synthetic-\(size).json", text: SyntheticSurvey.surveyNative(questions: size))
+            report.loadMilliseconds.append((size, BenchFigure.of(runs: runs) { bench.loadSeconds(file) * 1000 }))
+            guard let large = try? FormatRegistry.standard.load(file) else { continue }
+            let perStep = quick ? 5_000 : 100_000
+            report.stepNanoseconds.append((size, BenchFigure.of(runs: runs) { 1e9 / bench.walkStepsPerSecond(large, builtInProperties: false, steps: perStep) }))
+        }
+        progress("suite")
+        if FileManager.default.fileExists(atPath: "Scenarios") {
+            var count = 0
+            let figure = BenchFigure.of(runs: runs) {
+                let (seconds, scenarios) = bench.suiteSeconds(SnapshotLayout(), jobs: 1)
+                count = scenarios
+                return seconds
+            }
+            report.suite = (figure, count)
+        }
+        return report
+    }
+
+    private func ratio(_ size: Int) -> Double? {
+        guard let base = stepNanoseconds.first(where: { $0.size == 100 })?.figure.median,
+            let figure = stepNanoseconds.first(where: { $0.size == size })?.figure.median, base > 0
+        else { return nil }
+        return figure / base
+    }
+
+    /// Each target of the performance issue and whether this run meets it.
+    var targets: [(name: String, met: Bool?)] {
+        [
+            ("walk steps/s with properties off ≥ 1,000,000", walkOff.median >= 1_000_000),
+            ("walk steps/s with built-in properties ≥ 250,000", walkOn.median >= 250_000),
+            ("step cost at 10,000 questions ≤ 2× at 100", ratio(10_000).map { $0 <= 2 }),
+            ("step cost at 100,000 questions ≤ 4× at 100", ratio(100_000).map { $0 <= 4 }),
+            ("load of 10,000 questions ≤ 100 ms", loadMilliseconds.first { $0.size == 10_000 }.map { $0.figure.median <= 100 }),
+            ("load of 100,000 questions ≤ 1 s", loadMilliseconds.first { $0.size == 100_000 }.map { $0.figure.median <= 1_000 }),
+            ("memory growth from 100,000 to 1,000,000 steps < 10 MB", memory.map { $0.at1M - $0.at100k < 10_000_000 }),
+            ("the project's suite ≤ 0.5 s", suite.map { $0.figure.median <= 0.5 }),
+            ("--jobs 2 ≥ 1.7× faster than --jobs 1 on 200 scenarios", jobs.map { $0.one.median / $0.two.median >= 1.7 }),
+        ]
+    }
+
+    private func figureJSON(_ figure: BenchFigure) -> JSONValue {
+        ["min": .number(figure.min), "median": .number(figure.median), "max": .number(figure.max)]
+    }
+
+    var json: JSONValue {
+        var object: [String: JSONValue] = [
+            "survey": .string(survey),
+            "walkStepsPerSecond": ["propertiesOff": figureJSON(walkOff), "propertiesOn": figureJSON(walkOn)],
+            "replayStepsPerSecond": figureJSON(replay),
+            "loadMilliseconds": .object(Dictionary(uniqueKeysWithValues: loadMilliseconds.map { (String($0.size), figureJSON($0.figure)) })),
+            "stepNanoseconds": .object(Dictionary(uniqueKeysWithValues: stepNanoseconds.map { (String($0.size), figureJSON($0.figure)) })),
+            "stepCostRatio": .object(Dictionary(uniqueKeysWithValues: BenchReport.sizes.dropFirst().compactMap { size in ratio(size).map { (String(size), JSONValue.number($0)) } })),
+            "targets": .object(Dictionary(uniqueKeysWithValues: targets.map { ($0.name, $0.met.map(JSONValue.bool) ?? .null) })),
+        ]
+        if let memory {
+            object["memory"] = ["residentBytesAt100kSteps": .number(Double(memory.at100k)), "residentBytesAt1MSteps": .number(Double(memory.at1M)),
+                                "peakBytes": .number(Double(memory.peak)), "growthBytes": .number(Double(memory.at1M - memory.at100k))]
+        }
+        if let suite { object["suiteSeconds"] = ["scenarios": .number(Double(suite.scenarios)), "seconds": figureJSON(suite.figure)] }
+        if let jobs {
+            object["jobsScaling"] = ["scenarios": .number(Double(jobs.scenarios)), "jobs1Seconds": figureJSON(jobs.one), "jobs2Seconds": figureJSON(jobs.two),
+                                     "speedup": .number(jobs.one.median / jobs.two.median)]
+        }
+        return .object(object)
+    }
+
+    var text: String {
+        func figure(_ value: BenchFigure, _ format: (Double) -> String) -> String {
+            "\(format(value.median)) (min \(format(value.min)), max \(format(value.max)))"
+        }
+        let count = { (value: Double) in String(Int(value.rounded())) }
+        let decimal = { (value: Double) in String(format: "%.2f", value) }
+        var lines = ["bench (release build recommended); figures are median (min, max)", ""]
+        lines.append("walk steps/s on \(survey), properties off: \(figure(walkOff, count))")
+        lines.append("walk steps/s on \(survey), built-in properties on: \(figure(walkOn, count))")
+        lines.append("replay steps/s on \(survey): \(figure(replay, count))")
+        for (size, value) in loadMilliseconds { lines.append("load of \(size) questions, ms: \(figure(value, decimal))") }
+        for (size, value) in stepNanoseconds {
+            lines.append("walk step cost at \(size) questions, ns: \(figure(value, count))" + (size == 100 ? "" : ratio(size).map { "; \(decimal($0))× the cost at 100" } ?? ""))
+        }
+        if let memory {
+            lines.append("memory for 1,000,000 walk steps: peak \(memory.peak / 1_000_000) MB; resident \(memory.at100k / 1_000_000) MB at 100,000 steps, \(memory.at1M / 1_000_000) MB at 1,000,000")
+        }
+        if let suite { lines.append("survey-replay test on the project's \(suite.scenarios) scenarios, s: \(figure(suite.figure, { String(format: "%.3f", $0) }))") }
+        if let jobs {
+            lines.append("--jobs 2 on \(jobs.scenarios) scenarios: \(String(format: "%.2f", jobs.one.median / jobs.two.median))× faster than --jobs 1")
+        }
+        lines.append("")
+        lines.append("targets:")
+        for (name, met) in targets { lines.append("  \(met.map { $0 ? "met    " : "NOT met" } ?? "n/a    ") \(name)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
