@@ -13,11 +13,17 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
 
     /// Parses exactly `yyyy-MM-dd` (four-digit year, two-digit month and day) of a real date.
     public init?(iso text: String) {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-            (1...12).contains(month), (1...CalendarDate.daysIn(year: year, month: month)).contains(day)
+        var utf8 = text.utf8.makeIterator()
+        func digits(_ count: Int) -> Int? {
+            var value = 0
+            for _ in 0..<count {
+                guard let byte = utf8.next(), byte >= 0x30, byte <= 0x39 else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            return value
+        }
+        guard let year = digits(4), utf8.next() == UInt8(ascii: "-"), let month = digits(2), utf8.next() == UInt8(ascii: "-"),
+            let day = digits(2), utf8.next() == nil, (1...12).contains(month), (1...CalendarDate.daysIn(year: year, month: month)).contains(day)
         else { return nil }
         self.init(year: year, month: month, day: day)
     }

@@ -73,4 +73,35 @@ public protocol SurveySession: AnyObject {
     func answer(for question: String) -> JSONValue?
     /// What the engine produces for the server: nil until the format produces one (e.g. on submit).
     var payload: JSONValue? { get }
+
+    // Cheap views for walks, which must not build the visible list at every step.
+
+    /// How many questions are visible.
+    var visibleCount: Int { get }
+    /// The id of the visible question at `position` in display order.
+    func visibleQuestion(at position: Int) -> String
+    /// The position of the current question in the visible list, if it is current and visible.
+    var currentVisiblePosition: Int? { get }
+    /// A number that differs whenever the visible list differs (a hash of it).
+    var visibleFingerprint: UInt64 { get }
+}
+
+extension SurveySession {
+    public var visibleCount: Int { visibleQuestions.count }
+
+    public func visibleQuestion(at position: Int) -> String { visibleQuestions[position] }
+
+    public var currentVisiblePosition: Int? {
+        currentQuestion.flatMap { visibleQuestions.firstIndex(of: $0) }
+    }
+
+    public var visibleFingerprint: UInt64 {
+        StableHash.of(visibleQuestions)
+    }
+
+    /// A number that differs whenever the visible list, the current question's place in it or Submit differ.
+    public var viewFingerprint: UInt64 {
+        let current = UInt64(bitPattern: Int64(currentVisiblePosition ?? -1))
+        return visibleFingerprint ^ StableHash.mix(current ^ 0x5EED) ^ (isSubmittable ? 0x5B5B_5B5B : 0)
+    }
 }

@@ -6,71 +6,66 @@ import SurveyCore
 /// `max_chars`, a failed validation) is a refusal.
 extension SurveyNativeSession {
     func answer(_ slot: Int, with value: JSONValue) throws(EngineCrash) -> Outcome {
-        let question = survey.questions[slot]
-        switch question.kind {
+        switch survey.questions[slot].kind {
         case .singleSelect(let options):
             return try answerSingleSelect(slot, options, value)
         case .multiSelect(let options):
             return try answerMultiSelect(slot, options, value)
         case .yearPicker(let picker):
             guard let text = value.stringValue, let year = Int(text), String(year) == text else {
-                return misfit(question, expected: "a year as a string, e.g. \"1990\"", found: value)
+                return misfit(slot, found: value)
             }
             guard let range = picker.range(today: today) else {
-                return .rejected("the year picker of '\(question.id)' offers no years (its minimum is after its maximum)")
+                return .rejected("the year picker of '\(survey.questions[slot].id)' offers no years (its minimum is after its maximum)")
             }
             guard range.contains(year) else {
-                return .rejected("the year picker of '\(question.id)' offers \(range.lowerBound)…\(range.upperBound) (today is \(today)), not \(year)")
+                return .rejected("the year picker of '\(survey.questions[slot].id)' offers \(range.lowerBound)…\(range.upperBound) (today is \(today)), not \(year)")
             }
             try commit(slot, value)
         case .datePicker(let picker):
             guard let text = value.stringValue, let date = CalendarDate(iso: text) else {
-                return misfit(question, expected: "a date as a \"yyyy-MM-dd\" string", found: value)
+                return misfit(slot, found: value)
             }
             let bounds = picker.bounds(today: today)
             if let low = bounds.min, date < low {
-                return .rejected("the date picker of '\(question.id)' starts at \(low) (today is \(today)); \(date) is before it")
+                return .rejected("the date picker of '\(survey.questions[slot].id)' starts at \(low) (today is \(today)); \(date) is before it")
             }
             if let high = bounds.max, date > high {
-                return .rejected("the date picker of '\(question.id)' ends at \(high) (today is \(today)); \(date) is after it")
+                return .rejected("the date picker of '\(survey.questions[slot].id)' ends at \(high) (today is \(today)); \(date) is after it")
             }
             try commit(slot, value)
         case .singleTextField(let maxChars, let validations):
-            guard let text = value.stringValue else { return misfit(question, expected: "a string", found: value) }
-            if let refusal = typingRefusal(text, maxChars, question.id) { return .rejected(refusal) }
+            guard let text = value.stringValue else { return misfit(slot, found: value) }
+            if let refusal = typingRefusal(text, maxChars, survey.questions[slot].id) { return .rejected(refusal) }
             if let message = try firstFailure(validations, text: text) { return .validationFailed(message) }
             try commit(slot, value)
         case .singleTextArea:
-            guard value.stringValue != nil else { return misfit(question, expected: "a string", found: value) }
+            guard value.stringValue != nil else { return misfit(slot, found: value) }
             try commit(slot, value)
         case .multiTextField(let fields, let validations):
             return try answerMultiTextField(slot, fields, validations, value)
         case .dynamicLabelTextField(let labelSets, let metadataID, let validations):
             return try answerDynamicLabels(slot, labelSets, metadataID, validations, value)
         case .addTextField:
-            guard let texts = strings(in: value) else { return misfit(question, expected: "an array of strings", found: value) }
+            guard let texts = strings(in: value) else { return misfit(slot, found: value) }
             // Next sends the non-empty texts in field order (AddTextFieldTableViewCell.swift:54-63).
-            state.answers[slot] = .array(texts.filter { !$0.isEmpty }.map(JSONValue.string))
+            store(.array(texts.filter { !$0.isEmpty }.map(JSONValue.string)), at: slot)
             try markFinished(slot)
         case .segmentSelect(let values):
-            guard let choice = value.stringValue, values.contains(choice) else {
-                return misfit(question, expected: "one of its values (\(list(values)))", found: value)
-            }
+            guard let choice = value.stringValue, values.contains(choice) else { return misfit(slot, found: value) }
             try commit(slot, value)
         case .tableSelect(let options, let rows):
             return try answerTableSelect(slot, options, rows, value)
         case .unknown(let typeName):
-            return .rejected("'\(question.id)' has the unknown type '\(typeName)': the engine shows its text only and it can never be answered")
+            return .rejected("'\(survey.questions[slot].id)' has the unknown type '\(typeName)': the engine shows its text only and it can never be answered")
         }
         return .ok
     }
 
     private func answerSingleSelect(_ slot: Int, _ options: [SurveyNative.Option], _ value: JSONValue) throws(EngineCrash) -> Outcome {
-        let question = survey.questions[slot]
-        let expected = "one of its options (\(list(options.map(\.title)))), an Other option as {\"Title\": \"text\"}"
         switch value {
         case .string(let choice):
-            guard options.contains(.plain(choice)) else { return misfit(question, expected: expected, found: value) }
+            guard options.contains(.plain(choice)) else { return misfit(slot, found: value) }
             // Leaving a selected Other option first writes {"Other": ""} (reference, "Other quirks").
             if let title = selectedOtherTitle(slot, options) {
                 try commit(slot, .object([title: ""]))
@@ -80,7 +75,7 @@ extension SurveyNativeSession {
         case .object(let parts):
             guard parts.count == 1, let (title, typed) = parts.first, let text = typed.stringValue,
                 case .other(_, let validations)? = options.first(where: { $0.title == title && $0.isOther })
-            else { return misfit(question, expected: expected, found: value) }
+            else { return misfit(slot, found: value) }
             // Tapping the row stores {title: ""}; Next on the row then commits the typed text if valid.
             if selectedOtherTitle(slot, options) != title {
                 try commit(slot, .object([title: ""]))
@@ -89,30 +84,27 @@ extension SurveyNativeSession {
             try commit(slot, value)
             return .ok
         default:
-            return misfit(question, expected: expected, found: value)
+            return misfit(slot, found: value)
         }
     }
 
     private func answerMultiSelect(_ slot: Int, _ options: [SurveyNative.Option], _ value: JSONValue) throws(EngineCrash) -> Outcome {
-        let question = survey.questions[slot]
-        let plain = options.compactMap { option -> String? in
-            if case .plain(let title) = option { return title }
-            return nil
-        }
-        let expected = "an array of its options (\(list(plain)))\(options.contains(where: \.isOther) ? " and at most one Other text" : "")"
-        guard let texts = strings(in: value), Set(texts).count == texts.count else {
-            return misfit(question, expected: expected, found: value)
-        }
-        let others = texts.filter { !plain.contains($0) }
-        if !others.isEmpty {
-            guard others.count == 1, case .other(_, let validations)? = options.first(where: \.isOther) else {
-                return misfit(question, expected: expected, found: value)
+        guard case .array(let elements) = value else { return misfit(slot, found: value) }
+        // Each element an option or, at most once, the Other text; no option twice.
+        var otherText: String?
+        for (index, element) in elements.enumerated() {
+            guard case .string(let text) = element, !elements[..<index].contains(element) else { return misfit(slot, found: value) }
+            if !options.contains(.plain(text)) {
+                guard otherText == nil, options.contains(where: \.isOther) else { return misfit(slot, found: value) }
+                otherText = text
             }
-            if let message = try firstFailure(validations, text: others[0]) {
-                // The Other text commits only when valid (end-editing); the taps on options stand.
-                try commit(slot, .array(texts.filter(plain.contains).map(JSONValue.string)))
-                return .validationFailed(message)
-            }
+        }
+        if let otherText, case .other(_, let validations)? = options.first(where: \.isOther),
+            let message = try firstFailure(validations, text: otherText)
+        {
+            // The Other text commits only when valid (end-editing); the taps on options stand.
+            try commit(slot, .array(elements.filter { $0 != .string(otherText) }))
+            return .validationFailed(message)
         }
         // Selected options are stored in tap order (SQ:1158-1169); the value lists them in that order.
         try commit(slot, value)
@@ -122,14 +114,12 @@ extension SurveyNativeSession {
     private func answerMultiTextField(
         _ slot: Int, _ fields: [SurveyNative.Field], _ validations: [SurveyNative.Validation], _ value: JSONValue
     ) throws(EngineCrash) -> Outcome {
-        let question = survey.questions[slot]
-        let expected = "an object of field texts keyed by label (\(list(fields.map(\.label))))"
         guard case .object(let parts) = value, !parts.isEmpty, parts.values.allSatisfy({ $0.stringValue != nil }),
             parts.keys.allSatisfy({ key in fields.contains { $0.label == key } })
-        else { return misfit(question, expected: expected, found: value) }
+        else { return misfit(slot, found: value) }
         for field in fields {
             guard let text = parts[field.label]?.stringValue else { continue }
-            if let refusal = typingRefusal(text, field.maxChars, "\(question.id)/\(field.label)") { return .rejected(refusal) }
+            if let refusal = typingRefusal(text, field.maxChars, "\(survey.questions[slot].id)/\(field.label)") { return .rejected(refusal) }
             // The question's validations apply to every field (reference §5).
             if let message = try firstFailure(validations, text: text) { return .validationFailed(message) }
         }
@@ -143,11 +133,9 @@ extension SurveyNativeSession {
     private func answerDynamicLabels(
         _ slot: Int, _ labelSets: [[String]], _ metadataID: String?, _ validations: [SurveyNative.Validation], _ value: JSONValue
     ) throws(EngineCrash) -> Outcome {
-        let question = survey.questions[slot]
-        let expected = "an object keyed by the labels of one label set (\(labelSets.map { "[\(list($0))]" }.joined(separator: " or ")))"
         guard case .object(let parts) = value, !parts.isEmpty, parts.values.allSatisfy({ $0.stringValue != nil }),
-            let setIndex = labelSets.firstIndex(where: { Set(parts.keys).isSubset(of: $0) })
-        else { return misfit(question, expected: expected, found: value) }
+            let setIndex = labelSets.firstIndex(where: { labels in parts.keys.allSatisfy(labels.contains) })
+        else { return misfit(slot, found: value) }
         // The answer is keyed by the labels of the chosen set; empty fields are stored as "".
         var values: [String: JSONValue] = [:]
         for label in labelSets[setIndex] { values[label] = parts[label] ?? "" }
@@ -160,14 +148,12 @@ extension SurveyNativeSession {
     }
 
     private func answerTableSelect(_ slot: Int, _ options: [String], _ rows: [String], _ value: JSONValue) throws(EngineCrash) -> Outcome {
-        let question = survey.questions[slot]
-        let expected = "an object of row id to option (rows \(list(rows)); options \(list(options)))"
         guard case .object(let parts) = value, !parts.isEmpty,
             parts.allSatisfy({ row, choice in rows.contains(row) && choice.stringValue.map(options.contains) == true })
-        else { return misfit(question, expected: expected, found: value) }
+        else { return misfit(slot, found: value) }
         for row in rows {
             guard let choice = parts[row]?.stringValue, let index = options.firstIndex(of: choice), index >= 3 else { continue }
-            return .rejected("option '\(choice)' of '\(question.id)' cannot be picked: the table cell has three buttons, for the first three options only")
+            return .rejected("option '\(choice)' of '\(survey.questions[slot].id)' cannot be picked: the table cell has three buttons, for the first three options only")
         }
         // Each radio tap stores {row: option} into the question's dictionary (SQ:1236-1246), row by row.
         for row in rows {
@@ -196,10 +182,10 @@ extension SurveyNativeSession {
 
     /// The Next a bare `next` taps: in the active question's section, the first unfinished question with a
     /// Next button (the parent, then its shown sub-questions), else the first with one.
-    func nextButtonInActiveSection() throws(EngineCrash) -> Int? {
+    func nextButtonInActiveSection() -> Int? {
         guard !state.skipped[state.active] else { return nil }
         var members = [activeSlot]
-        for sub in survey.questions[activeSlot].subQuestions where try isSubQuestionShown(sub) { members.append(sub) }
+        for sub in survey.questions[activeSlot].subQuestions where state.subShown[sub] { members.append(sub) }
         let candidates = members.filter(hasNextButton)
         return candidates.first { !isComplete($0) } ?? candidates.first
     }
@@ -305,8 +291,30 @@ extension SurveyNativeSession {
         return texts.count == elements.count ? texts : nil
     }
 
-    private func misfit(_ question: SurveyNative.Question, expected: String, found: JSONValue) -> Outcome {
-        .doesNotFit("'\(question.id)' is a \(question.kind.typeName); expected \(expected), found \(CanonicalJSON.compact(found))")
+    /// The value has a shape or an option the question does not have: the scenario does not fit the survey.
+    private func misfit(_ slot: Int, found: JSONValue) -> Outcome {
+        let question = survey.questions[slot]
+        return .doesNotFit("'\(question.id)' is a \(question.kind.typeName); expected \(expectedShape(question.kind)), found \(CanonicalJSON.compact(found))")
+    }
+
+    /// The answers a question of this kind takes, in words.
+    private func expectedShape(_ kind: SurveyNative.Kind) -> String {
+        switch kind {
+        case .singleSelect(let options):
+            "one of its options (\(list(options.map(\.title)))), an Other option as {\"Title\": \"text\"}"
+        case .multiSelect(let options):
+            "an array of its options (\(list(options.filter { !$0.isOther }.map(\.title))))\(options.contains(where: \.isOther) ? " and at most one Other text" : ""), each once"
+        case .yearPicker: "a year as a string, e.g. \"1990\""
+        case .datePicker: "a date as a \"yyyy-MM-dd\" string"
+        case .singleTextField, .singleTextArea: "a string"
+        case .multiTextField(let fields, _): "an object of field texts keyed by label (\(list(fields.map(\.label))))"
+        case .dynamicLabelTextField(let labelSets, _, _):
+            "an object keyed by the labels of one label set (\(labelSets.map { "[\(list($0))]" }.joined(separator: " or ")))"
+        case .addTextField: "an array of strings"
+        case .segmentSelect(let values): "one of its values (\(list(values)))"
+        case .tableSelect(let options, let rows): "an object of row id to option (rows \(list(rows)); options \(list(options)))"
+        case .unknown: "nothing: it cannot be answered"
+        }
     }
 
     private func list(_ items: [String]) -> String {

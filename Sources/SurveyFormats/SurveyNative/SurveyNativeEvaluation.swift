@@ -50,7 +50,7 @@ indirect enum CompiledCondition: Sendable {
             guard let operand else {
                 throw EngineCrash(reason: "a show_if condition on '\(question)' has no \"value\", which the engine force-unwraps (SQ:472)")
             }
-            var answer = answers[slot]
+            var answer = slot < answers.count ? answers[slot] : nil
             // `subid` picks a part of a dictionary answer; on any other answer it is ignored (SQ:474-476).
             if let key, case .object(let parts) = answer {
                 answer = parts[key]

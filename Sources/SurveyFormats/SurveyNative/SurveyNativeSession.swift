@@ -3,27 +3,51 @@ import SurveyCore
 /// A respondent's session with SurveyNative's engine (`SurveyQuestions.swift`, reference §6): one scrolling
 /// list whose active question only moves forward, `show_if` evaluated lazily through the transitive
 /// dependency map, answers never cleared, and Submit shown once, for good.
+///
+/// The session keeps state only for the sections up to the active question (the frontier), so starting one
+/// costs nothing whatever the survey's size. Beyond the active question it evaluates nothing until the
+/// active question gets there: what the engine recorded for such a question is "hidden" exactly when one
+/// of the ids it depends on, directly or through other questions' `show_if`, has been answered (the engine
+/// evaluated it then) and its condition is false on the answers now (its condition reads answers, and the
+/// engine re-evaluated it on every change of them). A change of a host's answer is the one thing that
+/// condition reads besides answers, so such a change freezes what the engine recorded.
 final class SurveyNativeSession: SurveySession {
     let survey: SurveyNativeSurvey
     let today: CalendarDate
-    var state: State
-    /// Scratch marks for the dependency walk, stamped per walk so they never need clearing.
-    private var marks: [UInt32]
-    private var stamp: UInt32 = 0
+    /// One session is used by one thread at a time, so Swift's dynamic exclusivity checks on it (a cost on
+    /// every access of a class's stored property) are not needed.
+    @exclusivity(unchecked) var state = State()
+    /// Why showing the first question would crash the engine, found when the session starts.
+    private var openingFailure: String?
 
-    /// Everything the engine keeps (SQ:20-29), per session rather than process-global.
+    /// Everything the engine keeps (SQ:20-29), per session rather than process-global, for the frontier.
     struct State {
-        /// `answers`, by slot.
-        var answers: [JSONValue?]
+        /// `answers`, by slot, for the slots of sections `0...active`.
+        var answers: [JSONValue?] = []
         /// `completedMultiAnswerQ`: questions whose Next was tapped.
-        var finished: [Bool]
+        var finished: [Bool] = []
+        /// Whether each sub-question's `show_if` holds now (true for top-level questions).
+        var subShown: [Bool] = []
+        /// Which slots are on screen, in display order.
+        var visible = FlagIndex()
+        /// Sum of the mixed slots on screen: the visible part of the view's fingerprint.
+        var visibleSum: UInt64 = 0
         /// `activeQuestion`, a top-level index; it only ever increases.
         var active = 0
-        /// `skippedQuestions`, by top-level index: hidden as of the last evaluation of its `show_if`.
-        var skipped: [Bool]
+        /// `skippedQuestions`, for top-level indices `0...active`.
+        var skipped: [Bool] = []
+        /// For top-level indices `0...active`: whether the engine has evaluated the `show_if` since its
+        /// result last could have changed other than by an answer (never, or a host's answer changed since).
+        var evaluated: [Bool] = []
+        /// Top-level indices beyond the active one known to be reached by an answered dependency.
+        var reachedBeyond: Set<Int> = []
+        /// What the engine recorded for questions beyond the active one when a host's answer changed.
+        var frozen: [Int: Bool] = [:]
         /// `showSubmitButton`; never reset to false.
         var showSubmit = false
         var submitted = false
+        /// How many slots hold an answer (it only grows: the engine never clears one).
+        var answeredCount = 0
         /// What the host app answers for each custom condition key.
         var hostOutcomes: [String: Bool] = [:]
         /// `metadataDefaults` (a process-global static in the engine): the label set last chosen per
@@ -34,11 +58,11 @@ final class SurveyNativeSession: SurveySession {
     init(survey: SurveyNativeSurvey, settings: SessionSettings) {
         self.survey = survey
         self.today = settings.today
-        self.state = State(
-            answers: Array(repeating: nil, count: survey.questions.count),
-            finished: Array(repeating: false, count: survey.questions.count),
-            skipped: Array(repeating: false, count: survey.topLevel.count))
-        self.marks = Array(repeating: 0, count: survey.topLevel.count)
+        do throws(EngineCrash) {
+            try openSection(0)
+        } catch {
+            openingFailure = error.reason
+        }
     }
 
     // MARK: SurveySession
@@ -68,21 +92,30 @@ final class SurveyNativeSession: SurveySession {
     }
 
     var visibleQuestions: [String] {
-        var visible: [String] = []
-        for index in 0...state.active where !state.skipped[index] {
-            let slot = survey.topLevel[index]
-            visible.append(survey.questions[slot].id)
-            for sub in survey.questions[slot].subQuestions where (try? isSubQuestionShown(sub)) ?? false {
-                visible.append(survey.questions[sub].id)
-            }
-        }
-        return visible
+        state.visible.flags.indices.filter { state.visible[$0] }.map { survey.questions[$0].id }
     }
+
+    var visibleCount: Int { state.visible.onCount }
+
+    func visibleQuestion(at position: Int) -> String {
+        survey.questions[state.visible.indexOfOn(position)].id
+    }
+
+    var currentVisiblePosition: Int? {
+        guard !state.showSubmit, state.visible[activeSlot] else { return nil }
+        return state.visible.onCount(before: activeSlot)
+    }
+
+    var visibleFingerprint: UInt64 { state.visibleSum }
 
     var isSubmittable: Bool { state.showSubmit && !state.submitted }
 
     func answer(for question: String) -> JSONValue? {
-        survey.slotByID[question].flatMap { state.answers[$0] }
+        survey.slotByID[question].flatMap(answer(at:))
+    }
+
+    func answer(at slot: Int) -> JSONValue? {
+        slot < state.answers.count ? state.answers[slot] : nil
     }
 
     /// `submitJson()`: every stored answer, hidden or not (reference §3).
@@ -97,6 +130,7 @@ final class SurveyNativeSession: SurveySession {
 
     /// Why opening the survey would crash the engine (its first question cannot be shown), or nil.
     var openingCrash: String? {
+        if let openingFailure { return openingFailure }
         do throws(EngineCrash) {
             try checkShownQuestions()
             return nil
@@ -111,23 +145,23 @@ final class SurveyNativeSession: SurveySession {
         switch action {
         case .answer(let id, let value):
             guard let slot = survey.slotByID[id] else { return .doesNotFit(noSuchQuestion(id)) }
-            if let refusal = try visibilityRefusal(slot) { return .rejected(refusal) }
+            if let refusal = visibilityRefusal(slot) { return .rejected(refusal) }
             return try answer(slot, with: value)
         case .next(let id):
             let slot: Int
             if let id {
                 guard let found = survey.slotByID[id] else { return .doesNotFit(noSuchQuestion(id)) }
-                if let refusal = try visibilityRefusal(found) { return .rejected(refusal) }
+                if let refusal = visibilityRefusal(found) { return .rejected(refusal) }
                 guard hasNextButton(found) else { return .rejected(noNextButton(found)) }
                 slot = found
             } else {
-                guard let found = try nextButtonInActiveSection() else { return .rejected(noNextButton(activeSlot)) }
+                guard let found = nextButtonInActiveSection() else { return .rejected(noNextButton(activeSlot)) }
                 slot = found
             }
             return try tapNext(slot)
         case .goto(let id):
             guard let slot = survey.slotByID[id] else { return .doesNotFit(noSuchQuestion(id)) }
-            if let refusal = try visibilityRefusal(slot) { return .rejected(refusal) }
+            if let refusal = visibilityRefusal(slot) { return .rejected(refusal) }
             return .ok
         case .submit:
             guard state.showSubmit else {
@@ -144,8 +178,11 @@ final class SurveyNativeSession: SurveySession {
                 let known = survey.hostConditionKeys.isEmpty ? "the survey has none" : "the survey has \(survey.hostConditionKeys.joined(separator: ", "))"
                 return .doesNotFit("no custom condition has extra.id '\(key)' (\(known))")
             }
+            guard state.hostOutcomes[key] ?? false != outcome else { return .ok }
             // The host answers when the engine next evaluates the condition; nothing is re-evaluated now.
+            try freezeBeforeHostAnswerChanges(key)
             state.hostOutcomes[key] = outcome
+            try refreshSubQuestions(usingHostCondition: key)
             return .ok
         case .back:
             return .doesNotFit("SurveyNative has no Back button: to change an earlier answer, answer that visible question again")
@@ -159,7 +196,9 @@ final class SurveyNativeSession: SurveySession {
     }
 
     /// Why a question cannot be touched now, or nil if it is on screen.
-    func visibilityRefusal(_ slot: Int) throws(EngineCrash) -> String? {
+    func visibilityRefusal(_ slot: Int) -> String? {
+        let owner = survey.owners[slot]
+        if owner <= state.active, !state.skipped[owner], state.subShown[slot] { return nil }
         let question = survey.questions[slot]
         if question.owner > state.active {
             return "'\(question.id)' is not shown yet: the survey has only reached '\(survey.questions[activeSlot].id)'"
@@ -170,7 +209,7 @@ final class SurveyNativeSession: SurveySession {
             }
             return "'\(question.id)' is hidden: its show_if was false when last evaluated"
         }
-        if question.isSubQuestion, try !isSubQuestionShown(slot) {
+        if !state.subShown[slot] {
             return "'\(question.id)' is hidden: its show_if is false"
         }
         return nil
@@ -184,87 +223,184 @@ final class SurveyNativeSession: SurveySession {
         !state.showSubmit && state.active == survey.topLevel.count - 1 && state.skipped[state.active]
     }
 
-    /// Sub-question visibility is evaluated afresh against all answers (`shouldShow`, SQ:443-460). The
-    /// engine caches it per parent and can show a stale value; the reference advises evaluating afresh.
-    func isSubQuestionShown(_ slot: Int) throws(EngineCrash) -> Bool {
-        try survey.showIf[slot]?.evaluate(answers: state.answers, host: state.hostOutcomes) ?? true
-    }
-
     /// `answerQuestion` then `update`: store, re-evaluate dependents, then `sectionsToInsert`.
     func commit(_ slot: Int, _ value: JSONValue) throws(EngineCrash) {
-        state.answers[slot] = value
+        store(value, at: slot)
         try reevaluateDependents(of: slot)
-        try sectionsToInsert(changed: survey.questions[slot].owner)
+        try sectionsToInsert(changed: survey.owners[slot])
     }
 
     /// `markFinished` (SQ:1404-1425): store the type's empty answer if there is none, mark the question
     /// finished, then treat it as an answer change.
     func markFinished(_ slot: Int) throws(EngineCrash) {
-        if state.answers[slot] == nil {
-            state.answers[slot] = survey.questions[slot].kind.emptyAnswer
-        }
+        if state.answers[slot] == nil { store(survey.questions[slot].kind.emptyAnswer, at: slot) }
         state.finished[slot] = true
         try reevaluateDependents(of: slot)
-        try sectionsToInsert(changed: survey.questions[slot].owner)
+        try sectionsToInsert(changed: survey.owners[slot])
     }
 
-    /// `updateSkippedQuestions`: every top-level question whose `show_if` depends on this answer, directly
-    /// or through other questions' `show_if`, is evaluated again. The others keep their last state, which
-    /// for a question never evaluated is "shown" (the lazy evaluation of reference §6).
+    func store(_ value: JSONValue, at slot: Int) {
+        if state.answers[slot] == nil { state.answeredCount += 1 }
+        state.answers[slot] = value
+    }
+
+    /// `updateSkippedQuestions`: the questions whose `show_if` depends on this answer, directly or through
+    /// other questions' `show_if`, are evaluated again; sub-questions naming it are evaluated afresh.
     private func reevaluateDependents(of slot: Int) throws(EngineCrash) {
-        stamp &+= 1
-        if stamp == 0 {
-            marks = Array(repeating: 0, count: marks.count)
-            stamp = 1
+        for sub in survey.subDependents[slot] where sub < state.answers.count {
+            setSubShown(sub, try evaluate(sub))
         }
-        var queue = survey.directDependents[slot]
-        for index in queue { marks[index] = stamp }
+        let direct = survey.directDependents[slot]
+        guard !direct.isEmpty else { return }
+        // With frozen results or conditions that can crash, follow the whole map as the engine does.
+        let everything = survey.hasCrashingConditions || !state.frozen.isEmpty
+        var queue = direct
+        var seen = Set<Int>()
+        if queue.count > 1 || everything { seen.formUnion(queue) }
         var head = 0
         while head < queue.count {
             let index = queue[head]
+            let isDirect = head < direct.count
             head += 1
-            let dependentSlot = survey.topLevel[index]
-            state.skipped[index] = try !survey.showIf[dependentSlot]!.evaluate(answers: state.answers, host: state.hostOutcomes)
-            for next in survey.directDependents[dependentSlot] where marks[next] != stamp {
-                marks[next] = stamp
-                queue.append(next)
+            if index <= state.active {
+                if isDirect || !state.evaluated[index] { try setSkipped(index, !evaluate(survey.topLevel[index])) }
+            } else if everything {
+                state.frozen[index] = nil
+                if survey.hasCrashingConditions { _ = try evaluate(survey.topLevel[index]) }
+            }
+            for next in survey.directDependents[survey.topLevel[index]] where everything || next <= state.active || survey.firstDownstream[next] <= state.active {
+                if seen.insert(next).inserted { queue.append(next) }
             }
         }
+    }
+
+    /// Before a host's answer changes, what the engine recorded for questions beyond the active one is fixed
+    /// with the old answer; questions up to it get evaluated again when the engine next reaches them.
+    private func freezeBeforeHostAnswerChanges(_ key: String) throws(EngineCrash) {
+        for slot in survey.hostDependents[key] ?? [] where !survey.questions[slot].isSubQuestion {
+            let index = survey.questions[slot].owner
+            if index <= state.active {
+                state.evaluated[index] = false
+            } else if state.frozen[index] == nil, isReached(index) {
+                state.frozen[index] = try !evaluate(slot)
+            }
+        }
+    }
+
+    /// Sub-questions are evaluated afresh, so they follow a host's new answer at once.
+    private func refreshSubQuestions(usingHostCondition key: String) throws(EngineCrash) {
+        for slot in survey.hostDependents[key] ?? [] where survey.questions[slot].isSubQuestion && slot < state.answers.count {
+            setSubShown(slot, try evaluate(slot))
+        }
+    }
+
+    func evaluate(_ slot: Int) throws(EngineCrash) -> Bool {
+        try survey.showIf[slot]?.evaluate(answers: state.answers, host: state.hostOutcomes) ?? true
+    }
+
+    /// Whether an answered id is among the ids a question beyond the active one depends on, directly or
+    /// through other top-level questions' `show_if`: the engine has then evaluated its condition.
+    private func isReached(_ index: Int) -> Bool {
+        if state.reachedBeyond.contains(index) { return true }
+        var stack = [index]
+        var seen: Set<Int> = [index]
+        while let current = stack.popLast() {
+            for dependency in survey.dependencySlots[survey.topLevel[current]] {
+                if answer(at: dependency) != nil {
+                    state.reachedBeyond.insert(index)
+                    return true
+                }
+                let owner = survey.owners[dependency]
+                if survey.topLevel[owner] == dependency, survey.showIf[dependency] != nil, seen.insert(owner).inserted {
+                    stack.append(owner)
+                }
+            }
+        }
+        return false
     }
 
     /// `sectionsToInsert` (SQ:1334-1356): show Submit when the last question is done; otherwise advance only
     /// if the active question is now hidden or the answer changed in its section and completed it.
     private func sectionsToInsert(changed owner: Int) throws(EngineCrash) {
         let last = survey.topLevel.count - 1
-        if state.active == last, !state.showSubmit, try isFullyAnswered(last) {
+        if state.active == last, !state.showSubmit, isFullyAnswered(last) {
             state.showSubmit = true
             return
         }
         if state.skipped[state.active] {
-            advance()
-        } else if owner == state.active, try isFullyAnswered(state.active) {
-            advance()
+            try advance()
+        } else if owner == state.active, isFullyAnswered(state.active) {
+            try advance()
         }
     }
 
     /// One step forward past hidden questions. From the last question nothing happens (the dead end: the
     /// last question active and hidden shows no Submit); running onto a hidden last question shows Submit.
-    private func advance() {
+    private func advance() throws(EngineCrash) {
         let last = survey.topLevel.count - 1
         guard state.active < last else { return }
         var next = state.active + 1
-        while next < last, state.skipped[next] { next += 1 }
+        try openSection(next)
+        while next < last, state.skipped[next] {
+            next += 1
+            try openSection(next)
+        }
         state.active = next
         if state.skipped[next] { state.showSubmit = true }
     }
 
+    /// Brings a top-level question (the next beyond the frontier) and its sub-questions into the session,
+    /// with what the engine recorded for it.
+    private func openSection(_ index: Int) throws(EngineCrash) {
+        let slot = survey.topLevel[index]
+        var hidden = false
+        var evaluated = false
+        if let frozen = state.frozen.removeValue(forKey: index) {
+            // Recorded under a host's earlier answer: the next evaluation the engine makes may differ.
+            (hidden, evaluated) = (frozen, false)
+        } else if survey.showIf[slot] != nil, isReached(index) {
+            (hidden, evaluated) = (try !evaluate(slot), true)
+        }
+        state.reachedBeyond.remove(index)
+        state.skipped.append(hidden)
+        state.evaluated.append(evaluated)
+        for member in slot..<survey.sectionEnd[index] {
+            let shown = member == slot ? true : try evaluate(member)
+            state.answers.append(nil)
+            state.finished.append(false)
+            state.subShown.append(shown)
+            state.visible.append(false)
+            setVisibleFlag(member, !hidden && shown)
+        }
+    }
+
+    private func setSkipped(_ index: Int, _ hidden: Bool) {
+        state.evaluated[index] = true
+        guard state.skipped[index] != hidden else { return }
+        state.skipped[index] = hidden
+        let slot = survey.topLevel[index]
+        for member in slot..<survey.sectionEnd[index] {
+            setVisibleFlag(member, !hidden && state.subShown[member])
+        }
+    }
+
+    private func setSubShown(_ slot: Int, _ shown: Bool) {
+        state.subShown[slot] = shown
+        setVisibleFlag(slot, shown && !state.skipped[survey.owners[slot]])
+    }
+
+    private func setVisibleFlag(_ slot: Int, _ on: Bool) {
+        guard state.visible[slot] != on else { return }
+        state.visible.set(slot, on)
+        let mixed = StableHash.mix(UInt64(slot))
+        state.visibleSum = on ? state.visibleSum &+ mixed : state.visibleSum &- mixed
+    }
+
     /// A top-level question is fully answered when it is complete and so is every shown sub-question.
-    func isFullyAnswered(_ index: Int) throws(EngineCrash) -> Bool {
+    func isFullyAnswered(_ index: Int) -> Bool {
         let slot = survey.topLevel[index]
         guard isComplete(slot) else { return false }
-        for sub in survey.questions[slot].subQuestions where try isSubQuestionShown(sub) {
-            if !isComplete(sub) { return false }
-        }
+        for sub in survey.questions[slot].subQuestions where state.subShown[sub] && !isComplete(sub) { return false }
         return true
     }
 
@@ -293,21 +429,41 @@ final class SurveyNativeSession: SurveySession {
     /// The engine crashes on showing a question whose force-unwrapped keys are missing, and on showing
     /// Submit without a title.
     private func checkShownQuestions() throws(EngineCrash) {
-        for index in 0...state.active where !state.skipped[index] {
-            let slot = survey.topLevel[index]
+        for slot in state.visible.flags.indices where state.visible[slot] {
             if let crash = survey.questions[slot].crash { throw EngineCrash(reason: crash) }
-            for sub in survey.questions[slot].subQuestions where try isSubQuestionShown(sub) {
-                if let crash = survey.questions[sub].crash { throw EngineCrash(reason: crash) }
-            }
         }
         if state.showSubmit, survey.submit.buttonTitle == nil {
             throw EngineCrash(reason: "submit has no \"button_title\", which the engine force-unwraps when it shows Submit")
         }
     }
+
+    /// The session's invariant: its incremental view equals one worked out afresh from the answers (the
+    /// lazy evaluation included), or why not. Walks check it; it costs one evaluation a question.
+    func invariantViolation() -> String? {
+        var sum: UInt64 = 0
+        for index in 0...state.active {
+            let slot = survey.topLevel[index]
+            if state.evaluated[index], state.frozen.isEmpty, let condition = survey.showIf[slot],
+                let holds = try? condition.evaluate(answers: state.answers, host: state.hostOutcomes), holds == state.skipped[index]
+            {
+                return "'\(survey.questions[slot].id)' is \(state.skipped[index] ? "hidden" : "shown") though its show_if now says otherwise"
+            }
+            for member in slot..<survey.sectionEnd[index] {
+                if member != slot, let shown = try? evaluate(member), shown != state.subShown[member] {
+                    return "the sub-question '\(survey.questions[member].id)' is \(shown ? "hidden" : "shown") though its show_if says otherwise"
+                }
+                let on = !state.skipped[index] && state.subShown[member]
+                if state.visible[member] != on { return "'\(survey.questions[member].id)' is on screen \(on ? "not " : "")though it should\(on ? "" : " not") be" }
+                if on { sum &+= StableHash.mix(UInt64(member)) }
+            }
+        }
+        if state.visible.count != state.answers.count { return "the visible index covers \(state.visible.count) slots, not \(state.answers.count)" }
+        return sum == state.visibleSum ? nil : "the view fingerprint does not match the visible questions"
+    }
 }
 
 extension SurveyNative.Kind {
-    /// What `markFinished` stores for an unanswered question.
+    /// What `markFinished` stores for an unanswered question (add_text_field: the empty list its Next sends).
     var emptyAnswer: JSONValue {
         switch self {
         case .multiSelect, .addTextField: .array([])

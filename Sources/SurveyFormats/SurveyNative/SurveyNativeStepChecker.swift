@@ -6,11 +6,10 @@ final class SurveyNativeStepChecker: StepChecker {
     private let survey: SurveyNativeSurvey
     private var lastActive = 0
     private var submitShown = false
-    private var answered: [Bool]
+    private var answered = 0
 
     init(survey: SurveyNativeSurvey) {
         self.survey = survey
-        self.answered = Array(repeating: false, count: survey.questions.count)
     }
 
     func check(_ session: any SurveySession, after action: Action, result: StepResult) -> [Finding] {
@@ -25,22 +24,18 @@ final class SurveyNativeStepChecker: StepChecker {
         if submitShown && !state.showSubmit {
             findings.append(Finding(.engineError, "submit-stays-shown", "Submit disappeared after it was shown"))
         }
-        for (slot, answer) in state.answers.enumerated() {
-            if answered[slot] && answer == nil {
-                findings.append(Finding(.engineError, "answers-never-cleared", "the answer to '\(survey.questions[slot].id)' vanished", question: survey.questions[slot].id))
-            }
-            answered[slot] = answer != nil
+        if state.answeredCount < answered {
+            findings.append(Finding(.engineError, "answers-never-cleared", "\(answered - state.answeredCount) answer(s) vanished"))
         }
-        let visible = session.visibleQuestions
-        let order = visible.compactMap { survey.slotByID[$0] }
-        if order != order.sorted() || Set(order).count != order.count {
-            findings.append(Finding(.engineError, "visible-in-document-order", "the visible list is not in document order without repeats: \(visible.joined(separator: " "))"))
+        if !state.showSubmit, !state.visible[session.activeSlot], !session.isDeadEnd {
+            findings.append(Finding(.engineError, "current-is-visible", "the current question '\(survey.questions[session.activeSlot].id)' is not visible"))
         }
-        if let current = session.currentQuestion, !visible.contains(current), !session.isDeadEnd {
-            findings.append(Finding(.engineError, "current-is-visible", "the current question '\(current)' is not visible", question: current))
+        if let violation = session.invariantViolation() {
+            findings.append(Finding(.engineError, "view-matches-answers", violation))
         }
         lastActive = state.active
         submitShown = state.showSubmit
+        answered = state.answeredCount
 
         for event in result.events where event.name == "dead_end" {
             let question = event.detail?.objectValue?["question"]?.stringValue
@@ -50,9 +45,9 @@ final class SurveyNativeStepChecker: StepChecker {
                     "the last question '\(question ?? "?")' became hidden while it was the active one: Submit never appears (reference §6)",
                     question: question))
         }
-        if action == .submit, result.outcome == .ok, let answers = session.payload?.objectValue?["answers"]?.objectValue {
-            let shown = Set(visible)
-            for id in answers.keys.sorted() where !shown.contains(id) {
+        if action == .submit, result.outcome == .ok {
+            for (slot, answer) in state.answers.enumerated() where answer != nil && !state.visible[slot] {
+                let id = survey.questions[slot].id
                 findings.append(
                     Finding(
                         .hazard, "hidden-answer-submitted",

@@ -9,6 +9,8 @@ public struct SurveyNativeSurvey: Survey {
     public let questions: [SurveyNative.Question]
     /// The slot of each top-level question.
     public let topLevel: [Int]
+    /// For each slot, the index of the top-level question whose section shows it (itself when top-level).
+    let owners: [Int]
     public let slotByID: [String: Int]
     public let submit: SurveyNative.Submit
     /// Host-decided (custom) condition keys, in first-use order.
@@ -18,13 +20,28 @@ public struct SurveyNativeSurvey: Survey {
     /// For each slot, the top-level questions whose `show_if` names it directly (the engine follows these
     /// edges transitively when that answer changes: `maybeSkippedQuestions`, SQ:95-141).
     let directDependents: [[Int]]
+    /// For each slot, the sub-questions whose `show_if` names it (evaluated afresh when it changes).
+    let subDependents: [[Int]]
+    /// For each slot, the slots its own `show_if` names.
+    let dependencySlots: [[Int]]
+    /// For each top-level question, the smallest index among the questions that depend on it, directly or
+    /// not (`Int.max` for none): a change can only matter on screen if that is not beyond the active one.
+    let firstDownstream: [Int]
+    /// For each host condition key, the slots whose `show_if` uses it.
+    let hostDependents: [String: [Int]]
+    /// The slot after the last sub-question of each top-level question.
+    let sectionEnd: [Int]
     /// Whether anything in the file can crash the real engine, so sessions must be able to undo a step.
     let mayCrash: Bool
+    /// Whether a condition lacks its `value`, so evaluation itself can crash: sessions then evaluate every
+    /// dependent when the engine does, to crash at the same step.
+    let hasCrashingConditions: Bool
 
     init(file: String, questions: [SurveyNative.Question], topLevel: [Int], submit: SurveyNative.Submit) throws(InputError) {
         self.file = file
         self.questions = questions
         self.topLevel = topLevel
+        self.owners = questions.map(\.owner)
         self.submit = submit
 
         var slotByID: [String: Int] = [:]
@@ -50,9 +67,15 @@ public struct SurveyNativeSurvey: Survey {
                     rule: "sn-dangling-id"))
         }
         var hostKeys: [String] = []
+        var hostDependents: [String: [Int]] = [:]
+        var hasCrashingConditions = false
         var mayCrash = questions.contains { $0.crash != nil } || submit.url.map(SurveyNativeSurvey.isValidURL) != true
             || submit.buttonTitle == nil
-        for question in questions {
+        for (slot, question) in questions.enumerated() {
+            for atom in question.showIf?.atoms ?? [] {
+                if case .leaf(let leaf) = atom.kind, leaf.operand == nil { hasCrashingConditions = true }
+                if case .host(let host) = atom.kind, let key = host.key, hostDependents[key]?.last != slot { hostDependents[key, default: []].append(slot) }
+            }
             question.showIf?.visit { node in
                 switch node.kind {
                 case .leaf(let leaf):
@@ -77,23 +100,53 @@ public struct SurveyNativeSurvey: Survey {
         }
         if !problems.isEmpty { throw InputError(problems) }
         self.hostConditionKeys = hostKeys
+        self.hostDependents = hostDependents
         self.mayCrash = mayCrash
+        self.hasCrashingConditions = hasCrashingConditions
 
-        let compiled = questions.map { question in question.showIf.map { CompiledCondition($0, slots: slotByID) } }
-        self.showIf = compiled
+        self.showIf = questions.map { question in question.showIf.map { CompiledCondition($0, slots: slotByID) } }
+        let dependencySlots = questions.map { question in (question.showIf?.dependencies ?? []).map { slotByID[$0]! } }
+        self.dependencySlots = dependencySlots
         var dependents = [[Int]](repeating: [], count: questions.count)
-        for (index, slot) in topLevel.enumerated() {
-            guard let condition = questions[slot].showIf else { continue }
-            for id in condition.dependencies { dependents[slotByID[id]!].append(index) }
+        var subDependents = [[Int]](repeating: [], count: questions.count)
+        for (slot, question) in questions.enumerated() {
+            for dependency in dependencySlots[slot] {
+                if question.isSubQuestion { subDependents[dependency].append(slot) } else { dependents[dependency].append(question.owner) }
+            }
         }
         self.directDependents = dependents
-        try checkForDependencyCycle()
+        self.subDependents = subDependents
+        self.sectionEnd = topLevel.indices.map { $0 + 1 < topLevel.count ? topLevel[$0 + 1] : questions.count }
+        try SurveyNativeSurvey.checkForDependencyCycle(file: file, questions: questions, topLevel: topLevel, slotByID: slotByID)
+        self.firstDownstream = SurveyNativeSurvey.firstDownstream(topLevel: topLevel, dependents: dependents)
+    }
+
+    /// The smallest index among each top-level question's dependents, direct or not; the dependents form
+    /// no cycle (checked before), so a depth-first pass settles each question once.
+    private static func firstDownstream(topLevel: [Int], dependents: [[Int]]) -> [Int] {
+        var result = [Int](repeating: -1, count: topLevel.count)
+        for start in topLevel.indices where result[start] < 0 {
+            var stack: [(index: Int, next: Int)] = [(start, 0)]
+            while let (index, next) = stack.last {
+                let children = dependents[topLevel[index]]
+                if next < children.count {
+                    stack[stack.count - 1].next += 1
+                    if result[children[next]] < 0 { stack.append((children[next], 0)) }
+                } else {
+                    result[index] = children.reduce(Int.max) { min($0, $1, result[$1]) }
+                    stack.removeLast()
+                }
+            }
+        }
+        return result
     }
 
     /// The real engine makes its dependency map transitive by a recursion without a visited set, so a
     /// cycle of `show_if` references among top-level questions never ends: it crashes loading the file
     /// (reference, addendum).
-    private func checkForDependencyCycle() throws(InputError) {
+    private static func checkForDependencyCycle(
+        file: String, questions: [SurveyNative.Question], topLevel: [Int], slotByID: [String: Int]
+    ) throws(InputError) {
         enum Mark { case unvisited, inProgress, done }
         var marks = [Mark](repeating: .unvisited, count: topLevel.count)
         var path: [Int] = []
@@ -151,8 +204,12 @@ public struct SurveyNativeSurvey: Survey {
     /// outside RFC 3986); the engine force-unwraps it on submit.
     static func isValidURL(_ text: String) -> Bool {
         guard !text.isEmpty else { return false }
-        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%".unicodeScalars)
-        return text.unicodeScalars.allSatisfy { allowed.contains($0) }
+        return text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+            default: "-._~:/?#[]@!$&'()*+,;=%".utf8.contains(byte)
+            }
+        }
     }
 }
 

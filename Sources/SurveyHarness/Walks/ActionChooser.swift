@@ -14,47 +14,31 @@ public struct ActionChooser {
         self.settings = settings
     }
 
-    private enum Kind {
-        case answerCurrent, next, editEarlier, submit, custom
-    }
-
     public mutating func choose(in session: any SurveySession, stream: inout ChoiceStream) -> Action {
-        let visible = session.visibleQuestions
-        let current = session.currentQuestion
-        let position = current.flatMap(visible.firstIndex(of:))
-        var kinds: [(Kind, Int)] = []
-        if position != nil { kinds.append((.answerCurrent, 60)) }
-        kinds.append((.next, 10))
-        if (position ?? visible.count) > 0 { kinds.append((.editEarlier, 15)) }
-        if session.isSubmittable { kinds.append((.submit, 10)) }
-        if !survey.hostConditionKeys.isEmpty { kinds.append((.custom, 5)) }
-        var pick = stream.draw(kinds.reduce(0) { $0 + $1.1 })
-        var kind = kinds[0].0
-        for (candidate, weight) in kinds {
-            if pick < weight {
-                kind = candidate
-                break
-            }
-            pick -= weight
-        }
-        switch kind {
-        case .answerCurrent:
-            return answer(among: Array(visible[position!...]), stream: &stream)
-        case .editEarlier:
-            return answer(among: Array(visible[..<(position ?? visible.count)]), stream: &stream)
-        case .next:
-            return .next(question: nil)
-        case .submit:
-            return .submit
-        case .custom:
-            let keys = survey.hostConditionKeys
-            let choice = stream.draw(keys.count * 2)
-            return .hostCondition(key: keys[choice / 2], outcome: choice % 2 == 0)
-        }
+        let visibleCount = session.visibleCount
+        let position = session.currentVisiblePosition
+        // Weights of the kinds available now, in a fixed order (lower choices are plainer actions).
+        let answerCurrent = position != nil ? 60 : 0
+        let next = 10
+        let editEarlier = (position ?? visibleCount) > 0 ? 15 : 0
+        let submit = session.isSubmittable ? 10 : 0
+        let custom = survey.hostConditionKeys.isEmpty ? 0 : 5
+        var pick = stream.draw(answerCurrent + next + editEarlier + submit + custom)
+        if pick < answerCurrent { return answer(among: position!..<visibleCount, in: session, stream: &stream) }
+        pick -= answerCurrent
+        if pick < next { return .next(question: nil) }
+        pick -= next
+        if pick < editEarlier { return answer(among: 0..<(position ?? visibleCount), in: session, stream: &stream) }
+        pick -= editEarlier
+        if pick < submit { return .submit }
+        let keys = survey.hostConditionKeys
+        let choice = stream.draw(keys.count * 2)
+        return .hostCondition(key: keys[choice / 2], outcome: choice % 2 == 0)
     }
 
-    private mutating func answer(among targets: [String], stream: inout ChoiceStream) -> Action {
-        let question = targets[stream.draw(targets.count)]
+    /// An answer to one of the visible questions at these positions.
+    private mutating func answer(among positions: Range<Int>, in session: any SurveySession, stream: inout ChoiceStream) -> Action {
+        let question = session.visibleQuestion(at: positions.lowerBound + stream.draw(positions.count))
         let values = candidateValues(for: question)
         guard !values.isEmpty else { return .next(question: nil) }
         return .answer(question: question, value: values[stream.draw(values.count)])

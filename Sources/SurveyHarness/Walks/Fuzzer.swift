@@ -61,9 +61,11 @@ public struct Fuzzer {
     }
 
     private func walker() -> Walker {
-        Walker(
+        var walker = Walker(
             survey: survey, settings: configuration.settings, maxSteps: configuration.maxSteps,
             builtInProperties: configuration.builtInProperties, properties: configuration.properties)
+        walker.recordsViews = true
+        return walker
     }
 
     /// The walk with this index, exactly as in any run with this seed.
@@ -88,7 +90,7 @@ public struct Fuzzer {
             result.steps += outcome.actions.count
             if outcome.submitted { result.submitted += 1 }
             paths.insert(StableHash.of(outcome.actions.map(ScenarioSyntax.text(of:))))
-            for view in outcome.views { visibleLists.insert(StableHash.of(view.visible)) }
+            visibleLists.formUnion(outcome.visibleLists)
             var seenInWalk: Set<String> = []
             for (step, finding) in outcome.findings where seenInWalk.insert(finding.key).inserted {
                 counts[finding.key, default: 0] += 1
@@ -141,18 +143,3 @@ public struct Fuzzer {
     }
 }
 
-/// FNV-1a: a 64-bit hash that is the same in every process (Swift's `Hasher` is seeded per process).
-public enum StableHash {
-    public static func of(_ parts: [String]) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for part in parts {
-            for byte in part.utf8 {
-                hash ^= UInt64(byte)
-                hash &*= 0x0000_0100_0000_01B3
-            }
-            hash ^= 0xFF
-            hash &*= 0x0000_0100_0000_01B3
-        }
-        return hash
-    }
-}

@@ -46,7 +46,9 @@ public struct ChoiceStream {
     private let recorded: [[Int]]
     private var stepIndex = -1
     private var drawIndex = 0
-    public private(set) var steps: [[Int]] = []
+    /// Every choice made, in order, and where each step's choices start.
+    private var draws: [Int] = []
+    private var stepStarts: [Int] = []
 
     public init(generator: SplitMix64) {
         self.generator = generator
@@ -58,12 +60,19 @@ public struct ChoiceStream {
         self.recorded = recorded
     }
 
+    /// The choices made, one list a step.
+    public var steps: [[Int]] {
+        stepStarts.indices.map { index in
+            Array(draws[stepStarts[index]..<(index + 1 < stepStarts.count ? stepStarts[index + 1] : draws.count)])
+        }
+    }
+
     /// Starts the next step; false when a recording has no more steps.
     public mutating func beginStep() -> Bool {
         stepIndex += 1
         drawIndex = 0
         if generator == nil, stepIndex >= recorded.count { return false }
-        steps.append([])
+        stepStarts.append(draws.count)
         return true
     }
 
@@ -77,7 +86,7 @@ public struct ChoiceStream {
             choice = drawIndex < step.count ? step[drawIndex] % bound : 0
         }
         drawIndex += 1
-        steps[steps.count - 1].append(choice)
+        draws.append(choice)
         return choice
     }
 }

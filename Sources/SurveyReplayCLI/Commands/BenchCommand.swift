@@ -14,6 +14,7 @@ enum BenchCommand {
             .value("--runs", "N", help: "Repetitions of each figure (default 5); min, median and max are reported."),
             .flag("--quick", help: "Smaller workloads (for a smoke test, not for the figures)."),
             .value("--survey", "FILE", help: "The small survey for walk and replay speed (default Scenarios/checkin/checkin.json)."),
+            .value("--only", "PART", help: "Measure one part only (to profile it).", choices: BenchReport.Part.allCases.map(\.rawValue)),
         ],
         discussion: """
             Run it from the project folder in a release build. Synthetic SurveyNative surveys of 100, 1,000,
@@ -29,7 +30,8 @@ enum BenchCommand {
         let quick = arguments.flag("--quick")
         let surveyPath = arguments.value("--survey") ?? "Scenarios/checkin/checkin.json"
         let survey = try FormatRegistry.standard.load(InputFiles.read(surveyPath))
-        let report = BenchReport.measure(survey: survey, surveyPath: surveyPath, runs: runs, quick: quick, progress: { step in
+        let parts = arguments.value("--only").flatMap(BenchReport.Part.init(rawValue:)).map { [$0] } ?? BenchReport.Part.allCases
+        let report = BenchReport.measure(survey: survey, surveyPath: surveyPath, parts: Set(parts), runs: runs, quick: quick, progress: { step in
             if invocation.console.isTerminal { invocation.console.error("\r\u{1B}[K\(step)…") }
         })
         if invocation.console.isTerminal { invocation.console.error("\r\u{1B}[K") }

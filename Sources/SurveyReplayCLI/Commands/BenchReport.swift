@@ -17,19 +17,32 @@ struct BenchReport {
 
     static let sizes = [100, 1_000, 10_000, 100_000]
 
-    static func measure(survey: any Survey, surveyPath: String, runs: Int, quick: Bool, progress: (String) -> Void) -> BenchReport {
+    /// The parts of a bench run, which `--only` selects.
+    enum Part: String, CaseIterable {
+        case memory, walks, replay, sizes, suite, jobs
+    }
+
+    static func measure(
+        survey: any Survey, surveyPath: String, parts: Set<Part>, runs: Int, quick: Bool, progress: (String) -> Void
+    ) -> BenchReport {
         let bench = Benchmark()
         var report = BenchReport(survey: surveyPath)
-        progress("memory")
-        if !quick { report.memory = bench.walkMemory(survey) }
-        progress("walks")
-        let steps = quick ? 20_000 : 500_000
-        report.walkOff = BenchFigure.of(runs: runs) { bench.walkStepsPerSecond(survey, builtInProperties: false, steps: steps) }
-        report.walkOn = BenchFigure.of(runs: runs) { bench.walkStepsPerSecond(survey, builtInProperties: true, steps: steps / 4) }
-        progress("replay")
-        let actions = bench.walkActions(survey, walks: quick ? 200 : 2_000)
-        report.replay = BenchFigure.of(runs: runs) { bench.replayStepsPerSecond(survey, actions: actions) }
-        for size in quick ? [100, 1_000] : sizes {
+        if parts.contains(.memory), !quick {
+            progress("memory")
+            report.memory = bench.walkMemory(survey)
+        }
+        if parts.contains(.walks) {
+            progress("walks")
+            let steps = quick ? 20_000 : 500_000
+            report.walkOff = BenchFigure.of(runs: runs) { bench.walkStepsPerSecond(survey, builtInProperties: false, steps: steps) }
+            report.walkOn = BenchFigure.of(runs: runs) { bench.walkStepsPerSecond(survey, builtInProperties: true, steps: steps / 4) }
+        }
+        if parts.contains(.replay) {
+            progress("replay")
+            let actions = bench.walkActions(survey, walks: quick ? 200 : 2_000)
+            report.replay = BenchFigure.of(runs: runs) { bench.replayStepsPerSecond(survey, actions: actions) }
+        }
+        for size in !parts.contains(.sizes) ? [] : quick ? [100, 1_000] : sizes {
             progress("\(size) questions")
             let file = SourceFile(path: "synthetic-\(size).json", text: SyntheticSurvey.surveyNative(questions: size))
             report.loadMilliseconds.append((size, BenchFigure.of(runs: runs) { bench.loadSeconds(file) * 1000 }))
@@ -37,8 +50,8 @@ struct BenchReport {
             let perStep = quick ? 5_000 : 100_000
             report.stepNanoseconds.append((size, BenchFigure.of(runs: runs) { 1e9 / bench.walkStepsPerSecond(large, builtInProperties: false, steps: perStep) }))
         }
-        progress("suite")
-        if FileManager.default.fileExists(atPath: "Scenarios") {
+        if parts.contains(.suite), FileManager.default.fileExists(atPath: "Scenarios") {
+            progress("suite")
             var count = 0
             let figure = BenchFigure.of(runs: runs) {
                 let (seconds, scenarios) = bench.suiteSeconds(SnapshotLayout(), jobs: 1)

@@ -1,0 +1,23 @@
+/// Hashes that are the same in every process and on every machine (Swift's `Hasher` is seeded per
+/// process): FNV-1a for text, and SplitMix64's finalizer for numbers.
+public enum StableHash {
+    public static func of(_ parts: [String]) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for part in parts {
+            for byte in part.utf8 {
+                hash ^= UInt64(byte)
+                hash &*= 0x0000_0100_0000_01B3
+            }
+            hash ^= 0xFF
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        return hash
+    }
+
+    public static func mix(_ value: UInt64) -> UInt64 {
+        var z = value &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
