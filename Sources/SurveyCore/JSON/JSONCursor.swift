@@ -3,13 +3,37 @@
 /// lenient ones return nil, for formats whose real engine reads a key with `as?` and ignores a wrong type.
 public struct JSONCursor: Sendable {
     public let node: JSONNode
-    public let pointer: JSONPointer
     public let file: SourceFile
+    /// The pointer of the parent and this node's step from it: the pointer itself is only allocated when
+    /// asked for, since most nodes a decoder reads never need one.
+    private let parent: JSONPointer
+    private let step: JSONPointer.Step?
 
     public init(node: JSONNode, pointer: JSONPointer = .root, file: SourceFile) {
         self.node = node
-        self.pointer = pointer
+        self.parent = pointer
+        self.step = nil
         self.file = file
+    }
+
+    private init(node: JSONNode, parent: JSONPointer, step: JSONPointer.Step, file: SourceFile) {
+        self.node = node
+        self.parent = parent
+        self.step = step
+        self.file = file
+    }
+
+    public var pointer: JSONPointer {
+        switch step {
+        case nil: parent
+        case .key(let key)?: parent.appending(key)
+        case .index(let index)?: parent.appending(index)
+        }
+    }
+
+    /// The cursor of a member or element of the node whose pointer is `parent`.
+    static func child(_ node: JSONNode, parent: JSONPointer, _ step: JSONPointer.Step, file: SourceFile) -> JSONCursor {
+        JSONCursor(node: node, parent: parent, step: step, file: file)
     }
 
     public var position: SourcePosition { file.position(of: node.offset) }
@@ -26,8 +50,8 @@ public struct JSONCursor: Sendable {
     }
 
     /// "expected a string for 'id', found a number"
-    public func typeError(expected: String, for what: String) -> InputError {
-        error("expected \(expected) for \(what), found \(node.kindDescription)")
+    public func typeError(expected: String, for what: @autoclosure () -> String) -> InputError {
+        error("expected \(expected) for \(what()), found \(node.kindDescription)")
     }
 
     // MARK: lenient access
@@ -54,38 +78,39 @@ public struct JSONCursor: Sendable {
 
     public var elements: [JSONCursor]? {
         guard case .array(let nodes) = node.value else { return nil }
-        return nodes.enumerated().map { JSONCursor(node: $1, pointer: pointer.appending($0), file: file) }
+        let here = pointer
+        return nodes.enumerated().map { JSONCursor(node: $1, parent: here, step: .index($0), file: file) }
     }
 
     public var object: JSONObjectCursor? {
         guard case .object(let members) = node.value else { return nil }
-        return JSONObjectCursor(cursor: self, members: members)
+        return JSONObjectCursor(cursor: self, pointer: pointer, members: members)
     }
 
     // MARK: strict access
 
-    public func string(for what: String) throws(InputError) -> String {
-        guard let value = stringValue else { throw typeError(expected: "a string", for: what) }
+    public func string(for what: @autoclosure () -> String) throws(InputError) -> String {
+        guard let value = stringValue else { throw typeError(expected: "a string", for: what()) }
         return value
     }
 
-    public func bool(for what: String) throws(InputError) -> Bool {
-        guard let value = boolValue else { throw typeError(expected: "true or false", for: what) }
+    public func bool(for what: @autoclosure () -> String) throws(InputError) -> Bool {
+        guard let value = boolValue else { throw typeError(expected: "true or false", for: what()) }
         return value
     }
 
-    public func number(for what: String) throws(InputError) -> Double {
-        guard let value = numberValue else { throw typeError(expected: "a number", for: what) }
+    public func number(for what: @autoclosure () -> String) throws(InputError) -> Double {
+        guard let value = numberValue else { throw typeError(expected: "a number", for: what()) }
         return value
     }
 
-    public func array(for what: String) throws(InputError) -> [JSONCursor] {
-        guard let value = elements else { throw typeError(expected: "an array", for: what) }
+    public func array(for what: @autoclosure () -> String) throws(InputError) -> [JSONCursor] {
+        guard let value = elements else { throw typeError(expected: "an array", for: what()) }
         return value
     }
 
-    public func object(for what: String) throws(InputError) -> JSONObjectCursor {
-        guard let value = object else { throw typeError(expected: "an object", for: what) }
+    public func object(for what: @autoclosure () -> String) throws(InputError) -> JSONObjectCursor {
+        guard let value = object else { throw typeError(expected: "an object", for: what()) }
         return value
     }
 }
@@ -93,21 +118,28 @@ public struct JSONCursor: Sendable {
 /// An object node with its members addressable by key, each member a cursor with its own pointer.
 public struct JSONObjectCursor: Sendable {
     public let cursor: JSONCursor
+    /// The object's pointer, made once for all its members.
+    public let pointer: JSONPointer
     public let members: [JSONMember]
 
     public var keys: [String] { members.map(\.key) }
 
+    /// Where the object is (its pointer made once, with the members').
+    public var location: SourceLocation {
+        SourceLocation(position: cursor.position, pointer: pointer)
+    }
+
     public subscript(key: String) -> JSONCursor? {
         guard let member = members.first(where: { $0.key == key }) else { return nil }
-        return JSONCursor(node: member.value, pointer: cursor.pointer.appending(key), file: cursor.file)
+        return JSONCursor.child(member.value, parent: pointer, .key(key), file: cursor.file)
     }
 
     public func contains(_ key: String) -> Bool { members.contains { $0.key == key } }
 
     /// The member, or an error at the object that names the missing key.
-    public func required(_ key: String, in what: String) throws(InputError) -> JSONCursor {
+    public func required(_ key: String, in what: @autoclosure () -> String) throws(InputError) -> JSONCursor {
         guard let member = self[key] else {
-            throw cursor.error("\(what) has no \(CanonicalJSON.quote(key)); expected one")
+            throw cursor.error("\(what()) has no \(CanonicalJSON.quote(key)); expected one")
         }
         return member
     }
@@ -115,6 +147,6 @@ public struct JSONObjectCursor: Sendable {
     /// The position of a member's key, for findings about the key itself.
     public func keyLocation(_ key: String) -> SourceLocation? {
         guard let member = members.first(where: { $0.key == key }) else { return nil }
-        return SourceLocation(position: cursor.file.position(of: member.keyOffset), pointer: cursor.pointer.appending(key))
+        return SourceLocation(position: cursor.file.position(of: member.keyOffset), pointer: pointer.appending(key))
     }
 }

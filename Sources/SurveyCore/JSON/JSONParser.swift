@@ -6,7 +6,8 @@
 public struct JSONParser {
     public static let defaultMaximumDepth = 256
 
-    private let bytes: [UInt8]
+    /// The input for the duration of one parse (no reference counting or bounds checks per byte).
+    private let bytes: UnsafeBufferPointer<UInt8>
     private let maximumDepth: Int
     private var index: Int
 
@@ -15,7 +16,7 @@ public struct JSONParser {
         let message: String
     }
 
-    private init(bytes: [UInt8], start: Int, maximumDepth: Int) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, start: Int, maximumDepth: Int) {
         self.bytes = bytes
         self.index = start
         self.maximumDepth = maximumDepth
@@ -30,19 +31,26 @@ public struct JSONParser {
                     message: "the file starts with a UTF-8 byte-order mark; expected JSON text without one (RFC 8259 §8.1)",
                     hint: "save the file as UTF-8 without BOM"))
         }
-        var parser = JSONParser(bytes: file.bytes, start: 0, maximumDepth: maximumDepth)
-        do throws(Failure) {
-            parser.skipWhitespace()
-            guard parser.index < parser.bytes.count else {
-                throw Failure(offset: 0, message: "the file is empty; expected a JSON value")
+        let result = file.bytes.withUnsafeBufferPointer { buffer -> Result<JSONNode, Failure> in
+            var parser = JSONParser(bytes: buffer, start: 0, maximumDepth: maximumDepth)
+            do throws(Failure) {
+                parser.skipWhitespace()
+                guard parser.index < parser.bytes.count else {
+                    throw Failure(offset: 0, message: "the file is empty; expected a JSON value")
+                }
+                let node = try parser.parseValue(depth: 0)
+                parser.skipWhitespace()
+                if parser.index < parser.bytes.count {
+                    throw Failure(offset: parser.index, message: "unexpected \(parser.describeCurrent()) after the JSON value; expected the end of the file")
+                }
+                return .success(node)
+            } catch {
+                return .failure(error)
             }
-            let node = try parser.parseValue(depth: 0)
-            parser.skipWhitespace()
-            if parser.index < parser.bytes.count {
-                throw Failure(offset: parser.index, message: "unexpected \(parser.describeCurrent()) after the JSON value; expected the end of the file")
-            }
-            return node
-        } catch {
+        }
+        switch result {
+        case .success(let node): return node
+        case .failure(let error):
             throw InputError(Diagnostic(file: file.path, position: file.position(of: error.offset), message: error.message))
         }
     }
@@ -52,12 +60,14 @@ public struct JSONParser {
     public static func parsePrefix(
         _ bytes: [UInt8], from start: Int, maximumDepth: Int = defaultMaximumDepth
     ) -> Result<(node: JSONNode, end: Int), PrefixError> {
-        var parser = JSONParser(bytes: bytes, start: start, maximumDepth: maximumDepth)
-        do throws(Failure) {
-            let node = try parser.parseValue(depth: 0)
-            return .success((node, parser.index))
-        } catch {
-            return .failure(PrefixError(offset: error.offset, message: error.message))
+        bytes.withUnsafeBufferPointer { buffer in
+            var parser = JSONParser(bytes: buffer, start: start, maximumDepth: maximumDepth)
+            do throws(Failure) {
+                let node = try parser.parseValue(depth: 0)
+                return .success((node, parser.index))
+            } catch {
+                return .failure(PrefixError(offset: error.offset, message: error.message))
+            }
         }
     }
 
@@ -112,6 +122,8 @@ public struct JSONParser {
         let start = index
         index += 1
         var members: [JSONMember] = []
+        members.reserveCapacity(8)
+        // Duplicate keys: a scan in small objects (most of them), a set in large ones.
         var seen: Set<String> = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
@@ -125,7 +137,14 @@ public struct JSONParser {
             }
             let keyOffset = index
             let key = try parseString()
-            if !seen.insert(key).inserted {
+            let duplicate: Bool
+            if members.count < 16 {
+                duplicate = members.contains { $0.key == key }
+            } else {
+                if seen.isEmpty { seen = Set(members.map(\.key)) }
+                duplicate = !seen.insert(key).inserted
+            }
+            if duplicate {
                 throw Failure(offset: keyOffset, message: "duplicate key \(CanonicalJSON.quote(key)) in this object; expected each key once")
             }
             skipWhitespace()
@@ -216,7 +235,7 @@ public struct JSONParser {
             }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
-        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         guard let value = Double(text), value.isFinite else {
             throw Failure(offset: start, message: "the number \(text) is too large; expected a number a double can hold (about ±1.8e308)")
         }
@@ -229,13 +248,12 @@ public struct JSONParser {
         let start = index
         index += 1
         let contentStart = index
+        var ascii = true
         // Fast path: no escapes.
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                guard let string = String(validating: bytes[contentStart..<index], as: UTF8.self) else {
-                    throw Failure(offset: firstInvalidUTF8(from: contentStart, to: index), message: "invalid UTF-8 in a string; expected UTF-8 text")
-                }
+                let string = try text(contentStart, index, ascii: ascii)
                 index += 1
                 return string
             }
@@ -243,6 +261,7 @@ public struct JSONParser {
             if byte < 0x20 {
                 throw Failure(offset: index, message: "a control character (0x\(String(byte, radix: 16))) inside a string; expected it escaped (e.g. \\n)")
             }
+            if byte >= 0x80 { ascii = false }
             index += 1
         }
         guard index < bytes.count else {
@@ -250,19 +269,14 @@ public struct JSONParser {
         }
         // Slow path: escapes.
         var scalars = String.UnicodeScalarView()
-        guard let prefix = String(validating: bytes[contentStart..<index], as: UTF8.self) else {
-            throw Failure(offset: firstInvalidUTF8(from: contentStart, to: index), message: "invalid UTF-8 in a string; expected UTF-8 text")
-        }
-        scalars.append(contentsOf: prefix.unicodeScalars)
+        scalars.append(contentsOf: try text(contentStart, index, ascii: ascii).unicodeScalars)
         var runStart = index
+        ascii = true
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
                 if runStart < index {
-                    guard let run = String(validating: bytes[runStart..<index], as: UTF8.self) else {
-                        throw Failure(offset: firstInvalidUTF8(from: runStart, to: index), message: "invalid UTF-8 in a string; expected UTF-8 text")
-                    }
-                    scalars.append(contentsOf: run.unicodeScalars)
+                    scalars.append(contentsOf: try text(runStart, index, ascii: ascii).unicodeScalars)
                 }
                 if byte == UInt8(ascii: "\"") {
                     index += 1
@@ -270,14 +284,26 @@ public struct JSONParser {
                 }
                 scalars.append(try parseEscape())
                 runStart = index
+                ascii = true
                 continue
             }
             if byte < 0x20 {
                 throw Failure(offset: index, message: "a control character (0x\(String(byte, radix: 16))) inside a string; expected it escaped (e.g. \\n)")
             }
+            if byte >= 0x80 { ascii = false }
             index += 1
         }
         throw Failure(offset: start, message: "a string that never ends; expected a closing '\"'")
+    }
+
+    /// The bytes `start..<end` as a string: copied directly when ASCII, validated as UTF-8 otherwise.
+    private func text(_ start: Int, _ end: Int, ascii: Bool) throws(Failure) -> String {
+        let slice = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        if ascii { return String(decoding: slice, as: UTF8.self) }
+        guard let string = String(validating: slice, as: UTF8.self) else {
+            throw Failure(offset: firstInvalidUTF8(from: start, to: end), message: "invalid UTF-8 in a string; expected UTF-8 text")
+        }
+        return string
     }
 
     private mutating func parseEscape() throws(Failure) -> Unicode.Scalar {
@@ -344,7 +370,7 @@ public struct JSONParser {
         while offset < end {
             var length = 1
             while offset + length <= end, length <= 4 {
-                if String(validating: bytes[offset..<(offset + length)], as: UTF8.self) != nil { break }
+                if String(validating: UnsafeBufferPointer(rebasing: bytes[offset..<(offset + length)]), as: UTF8.self) != nil { break }
                 length += 1
             }
             if length > 4 || offset + length > end { return offset }

@@ -1,6 +1,7 @@
 /// The bytes of one input file (a survey, a scenario, a golden) with a line index, so that any byte
-/// offset can be turned into the `line:column` a person sees in an editor.
-public struct SourceFile: Sendable {
+/// offset can be turned into the `line:column` a person sees in an editor. A class, because cursors over
+/// a file's JSON all refer to it: one reference to count rather than four.
+public final class SourceFile: Sendable {
     /// The path as it should be shown in messages (relative where the caller knows how).
     public let path: String
     public let bytes: [UInt8]
@@ -26,7 +27,7 @@ public struct SourceFile: Sendable {
         lineIsASCII = ascii
     }
 
-    public init(path: String, text: String) {
+    public convenience init(path: String, text: String) {
         self.init(path: path, bytes: Array(text.utf8))
     }
 

@@ -77,7 +77,7 @@ struct SurveyNativeDecoder {
         questions.append(
             SurveyNative.Question(
                 id: id, text: object["question"]?.stringValue, header: object["header"]?.stringValue, kind: kind,
-                showIf: showIf, subQuestions: [], owner: owner, isSubQuestion: isSubQuestion, location: cursor.location,
+                showIf: showIf, subQuestions: [], owner: owner, isSubQuestion: isSubQuestion, location: object.location,
                 crash: crash))
 
         guard let subCursor = object["sub_questions"] else { return slot }
@@ -265,7 +265,7 @@ struct SurveyNativeDecoder {
             validations.append(
                 SurveyNative.Validation(
                     operation: operation, operand: operand, failMessage: entry["on_fail_message"]?.stringValue,
-                    forLabel: entry["for_label"]?.stringValue, location: element.location))
+                    forLabel: entry["for_label"]?.stringValue, location: entry.location))
         }
         return validations
     }
@@ -338,11 +338,12 @@ struct SurveyNativeDecoder {
             warn(cursor, "a condition that is not an object is malformed; the engine treats it as true", rule: "sn-malformed-condition")
             return Condition(.constant(true, reason: "not an object", ignored: []), location: cursor.location)
         }
+        let location = object.location
         let operation = object["operation"]?.stringValue
         if let question = object["id"]?.stringValue {
             return Condition(
                 .leaf(ConditionLeaf(question: question, key: object["subid"]?.stringValue, operation: operation ?? "", operand: object["value"]?.node.plain)),
-                location: cursor.location)
+                location: location)
         }
         if let subconditions = object["subconditions"] {
             let children = (subconditions.elements ?? []).map { decodeCondition($0) }
@@ -350,12 +351,12 @@ struct SurveyNativeDecoder {
                 warn(subconditions, "subconditions is not an array", rule: "sn-malformed-condition")
             }
             switch operation {
-            case "and": return Condition(.all(children), location: cursor.location)
-            case "or": return Condition(.any(children), location: cursor.location)
+            case "and": return Condition(.all(children), location: location)
+            case "or": return Condition(.any(children), location: location)
             default:
                 warn(cursor, "the tree operation \(operation.map { "\"\($0)\"" } ?? "(none)") is neither \"and\" nor \"or\"; the engine treats the condition as true", rule: "sn-malformed-condition")
                 // Still a tree to the dependency map: its ids are collected through the subconditions.
-                return Condition(.constant(true, reason: "unknown tree operation", ignored: children), location: cursor.location)
+                return Condition(.constant(true, reason: "unknown tree operation", ignored: children), location: location)
             }
         }
         if operation == "custom" {
@@ -363,9 +364,9 @@ struct SurveyNativeDecoder {
             let inputs = object["ids"]?.elements?.compactMap(\.stringValue) ?? []
             return Condition(
                 .host(HostCondition(key: extra?.object?["id"]?.stringValue, inputs: inputs, extra: extra?.node.plain)),
-                location: cursor.location)
+                location: location)
         }
         warn(cursor, "this condition has neither \"id\", \"subconditions\" nor operation \"custom\"; the engine treats it as true", rule: "sn-malformed-condition")
-        return Condition(.constant(true, reason: "malformed", ignored: []), location: cursor.location)
+        return Condition(.constant(true, reason: "malformed", ignored: []), location: location)
     }
 }

@@ -21,27 +21,21 @@ indirect enum CompiledCondition: Sendable {
     case host(key: String?)
     case constant(Bool)
 
-    init(_ condition: Condition, slots: [String: Int]) {
-        switch condition.kind {
-        case .leaf(let leaf):
-            let test: Test =
-                switch leaf.operation {
-                case "equals": .equals
-                case "not equals": .notEquals
-                case "greater than": .greaterThan
-                case "greater than or equal to": .greaterThanOrEqual
-                case "less than": .lessThan
-                case "less than or equal to": .lessThanOrEqual
-                case "contains": .contains
-                case "not contains": .notContains
-                default: .unknown
-                }
-            self = .leaf(slot: slots[leaf.question]!, key: leaf.key, test: test, operand: leaf.operand, question: leaf.question)
-        case .all(let children): self = .all(children.map { CompiledCondition($0, slots: slots) })
-        case .any(let children): self = .any(children.map { CompiledCondition($0, slots: slots) })
-        case .host(let host): self = .host(key: host.key)
-        case .constant(let value, _, _): self = .constant(value)
-        }
+    /// A leaf whose question is at `slot`.
+    init(leaf: ConditionLeaf, slot: Int) {
+        let test: Test =
+            switch leaf.operation {
+            case "equals": .equals
+            case "not equals": .notEquals
+            case "greater than": .greaterThan
+            case "greater than or equal to": .greaterThanOrEqual
+            case "less than": .lessThan
+            case "less than or equal to": .lessThanOrEqual
+            case "contains": .contains
+            case "not contains": .notContains
+            default: .unknown
+            }
+        self = .leaf(slot: slot, key: leaf.key, test: test, operand: leaf.operand, question: leaf.question)
     }
 
     func evaluate(answers: [JSONValue?], host: [String: Bool]) throws(EngineCrash) -> Bool {

@@ -31,6 +31,8 @@ public struct SurveyNativeSurvey: Survey {
     let hostDependents: [String: [Int]]
     /// The slot after the last sub-question of each top-level question.
     let sectionEnd: [Int]
+    /// For each slot, the condition leaves that compare its answer (for values worth trying).
+    let leavesAbout: [[ConditionLeaf]]
     /// Whether anything in the file can crash the real engine, so sessions must be able to undo a step.
     let mayCrash: Bool
     /// Whether a condition lacks its `value`, so evaluation itself can crash: sessions then evaluate every
@@ -57,40 +59,21 @@ public struct SurveyNativeSurvey: Survey {
         }
         self.slotByID = slotByID
 
-        var problems: [Diagnostic] = []
-        func check(_ id: String, _ what: String, at location: SourceLocation) {
-            guard slotByID[id] == nil else { return }
-            problems.append(
-                Diagnostic(
-                    file: file, location: location,
-                    message: "\(what) refers to '\(id)', which no question has\(Spelling.suggestion(for: id, in: questions.map(\.id)))",
-                    rule: "sn-dangling-id"))
-        }
-        var hostKeys: [String] = []
-        var hostDependents: [String: [Int]] = [:]
-        var hasCrashingConditions = false
-        var mayCrash = questions.contains { $0.crash != nil } || submit.url.map(SurveyNativeSurvey.isValidURL) != true
-            || submit.buttonTitle == nil
-        for (slot, question) in questions.enumerated() {
-            for atom in question.showIf?.atoms ?? [] {
-                if case .leaf(let leaf) = atom.kind, leaf.operand == nil { hasCrashingConditions = true }
-                if case .host(let host) = atom.kind, let key = host.key, hostDependents[key]?.last != slot { hostDependents[key, default: []].append(slot) }
-            }
-            question.showIf?.visit { node in
-                switch node.kind {
-                case .leaf(let leaf):
-                    check(leaf.question, "show_if of '\(question.id)'", at: node.location)
-                    if leaf.operand == nil { mayCrash = true }
-                case .host(let host):
-                    for input in host.inputs { check(input, "the custom condition of '\(question.id)'", at: node.location) }
-                    if let key = host.key, !hostKeys.contains(key) { hostKeys.append(key) }
-                case .all, .any, .constant: break
-                }
-            }
+        let index = SurveyNativeConditionIndex(file: file, questions: questions, slotByID: slotByID)
+        var problems = index.problems
+        var mayCrash = index.hasCrashingConditions || questions.contains { $0.crash != nil }
+            || submit.url.map(SurveyNativeSurvey.isValidURL) != true || submit.buttonTitle == nil
+        for question in questions {
             for validation in question.kind.allValidations {
                 if case .answer(let other) = validation.operand {
-                    check(other, "a validation of '\(question.id)'", at: validation.location)
                     mayCrash = true
+                    if slotByID[other] == nil {
+                        problems.append(
+                            Diagnostic(
+                                file: file, location: validation.location,
+                                message: "a validation of '\(question.id)' refers to '\(other)', which no question has\(Spelling.suggestion(for: other, in: questions.map(\.id)))",
+                                rule: "sn-dangling-id"))
+                    }
                 }
                 if validation.failMessage == nil { mayCrash = true }
             }
@@ -98,15 +81,15 @@ public struct SurveyNativeSurvey: Survey {
                 mayCrash = true
             }
         }
-        if !problems.isEmpty { throw InputError(problems) }
-        self.hostConditionKeys = hostKeys
-        self.hostDependents = hostDependents
+        if !problems.isEmpty { throw InputError(problems.sorted { ($0.position ?? SourcePosition(line: 0, column: 0)) < ($1.position ?? SourcePosition(line: 0, column: 0)) }) }
+        self.hostConditionKeys = index.hostKeys
+        self.hostDependents = index.hostDependents
         self.mayCrash = mayCrash
-        self.hasCrashingConditions = hasCrashingConditions
-
-        self.showIf = questions.map { question in question.showIf.map { CompiledCondition($0, slots: slotByID) } }
-        let dependencySlots = questions.map { question in (question.showIf?.dependencies ?? []).map { slotByID[$0]! } }
+        self.hasCrashingConditions = index.hasCrashingConditions
+        self.showIf = index.compiled
+        let dependencySlots = index.dependencySlots
         self.dependencySlots = dependencySlots
+        self.leavesAbout = index.leavesAbout
         var dependents = [[Int]](repeating: [], count: questions.count)
         var subDependents = [[Int]](repeating: [], count: questions.count)
         for (slot, question) in questions.enumerated() {
@@ -117,7 +100,7 @@ public struct SurveyNativeSurvey: Survey {
         self.directDependents = dependents
         self.subDependents = subDependents
         self.sectionEnd = topLevel.indices.map { $0 + 1 < topLevel.count ? topLevel[$0 + 1] : questions.count }
-        try SurveyNativeSurvey.checkForDependencyCycle(file: file, questions: questions, topLevel: topLevel, slotByID: slotByID)
+        try SurveyNativeSurvey.checkForDependencyCycle(file: file, questions: questions, topLevel: topLevel, dependencySlots: dependencySlots)
         self.firstDownstream = SurveyNativeSurvey.firstDownstream(topLevel: topLevel, dependents: dependents)
     }
 
@@ -145,18 +128,15 @@ public struct SurveyNativeSurvey: Survey {
     /// cycle of `show_if` references among top-level questions never ends: it crashes loading the file
     /// (reference, addendum).
     private static func checkForDependencyCycle(
-        file: String, questions: [SurveyNative.Question], topLevel: [Int], slotByID: [String: Int]
+        file: String, questions: [SurveyNative.Question], topLevel: [Int], dependencySlots: [[Int]]
     ) throws(InputError) {
         enum Mark { case unvisited, inProgress, done }
         var marks = [Mark](repeating: .unvisited, count: topLevel.count)
         var path: [Int] = []
         // Iterative depth-first search over "show_if of i names top-level question j, which has a show_if".
         func successors(_ index: Int) -> [Int] {
-            guard let condition = questions[topLevel[index]].showIf else { return [] }
-            return condition.dependencies.compactMap { id in
-                let slot = slotByID[id]!
-                let question = questions[slot]
-                return !question.isSubQuestion && question.showIf != nil ? question.owner : nil
+            dependencySlots[topLevel[index]].compactMap { slot in
+                !questions[slot].isSubQuestion && questions[slot].showIf != nil ? questions[slot].owner : nil
             }
         }
         for start in topLevel.indices where marks[start] == .unvisited {

@@ -7,7 +7,7 @@ import SurveyCore
 extension SurveyNativeSurvey {
     public func candidateValues(for question: String, settings: SessionSettings) -> [JSONValue] {
         guard let slot = slotByID[question] else { return [] }
-        let literals = conditionLiterals(for: question)
+        let literals = leavesAbout[slot]
         var values: [JSONValue]
         switch questions[slot].kind {
         case .singleSelect(let options):
@@ -86,17 +86,6 @@ extension SurveyNativeSurvey {
         return values.filter { seen.insert($0).inserted }
     }
 
-    /// The literals conditions compare this question's answer with.
-    private func conditionLiterals(for question: String) -> [ConditionLeaf] {
-        var leaves: [ConditionLeaf] = []
-        for item in questions {
-            item.showIf?.visit { node in
-                if case .leaf(let leaf) = node.kind, leaf.question == question, leaf.operand != nil { leaves.append(leaf) }
-            }
-        }
-        return leaves
-    }
-
     /// Texts for a field with these validations: a value that passes every constant bound first, then each
     /// bound's neighbours (one of each side fails on purpose), then a non-number; and the literals
     /// conditions use, with their neighbours.
@@ -145,25 +134,17 @@ extension SurveyNativeSurvey {
             throw cursor.error("expected a condition as SurveyNative writes show_if: an object with \"id\", \"subconditions\" or operation \"custom\"")
         }
         let (condition, warnings) = SurveyNativeDecoder.condition(cursor)
+        let (compiled, unknownIDs, lacksValue) = SurveyNativeConditionIndex.compile(
+            condition, file: cursor.file.path, slotByID: slotByID, questionIDs: { self.questionIDs })
         var problems = warnings.map { warning in
             var error = warning
             error.severity = .error
             return error
         }
-        condition.visit { node in
-            guard case .leaf(let leaf) = node.kind else { return }
-            if slotByID[leaf.question] == nil {
-                problems.append(
-                    Diagnostic(
-                        file: cursor.file.path, location: node.location,
-                        message: "the condition refers to '\(leaf.question)', which no question has\(Spelling.suggestion(for: leaf.question, in: questionIDs))"))
-            }
-            if leaf.operand == nil {
-                problems.append(Diagnostic(file: cursor.file.path, location: node.location, message: "the condition has no \"value\"; expected one"))
-            }
-        }
+        problems += unknownIDs
+        if lacksValue { problems.append(cursor.diagnostic(.error, "the condition has no \"value\"; expected one")) }
         if !problems.isEmpty { throw InputError(problems) }
-        return SurveyNativePredicate(condition: CompiledCondition(condition, slots: slotByID))
+        return SurveyNativePredicate(condition: compiled)
     }
 }
 
