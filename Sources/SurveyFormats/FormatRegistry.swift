@@ -24,6 +24,6 @@ public struct FormatRegistry: Sendable {
                     file: file.path, position: file.position(of: root.offset),
                     message: "cannot tell which survey format this is; expected \(kinds)"))
         }
-        return try format.load(JSONCursor(node: root, file: file))
+        return try format.load(JSONCursor(node: root))
     }
 }

@@ -22,10 +22,7 @@ import Testing
 
     @Test func keepsMemberOrderAndOffsets() throws {
         let node = try parse("{\n  \"z\": 1,\n  \"a\": 2\n}")
-        guard case .object(let members) = node.value else {
-            Issue.record("expected an object")
-            return
-        }
+        let members = try #require(node.members)
         #expect(members.map(\.key) == ["z", "a"])
         let file = SourceFile(path: "t.json", text: "{\n  \"z\": 1,\n  \"a\": 2\n}")
         #expect(file.position(of: members[1].keyOffset) == SourcePosition(line: 3, column: 3))
@@ -85,6 +82,23 @@ import Testing
         let diagnostic = error(deep)
         #expect(diagnostic?.message.contains("nested deeper than \(JSONParser.defaultMaximumDepth)") == true)
         #expect(diagnostic?.position == SourcePosition(line: 1, column: JSONParser.defaultMaximumDepth + 1))
+    }
+
+    @Test func findsMembersByKeyAndKeepsEscapedStrings() throws {
+        let node = try parse(#"{"plain": "a", "esc\u0061ped": "b\nc", "n": -0.5, "t": true, "list": [[], {}, null]}"#)
+        #expect(node["plain"]?.stringValue == "a")
+        #expect(node["escaped"]?.stringValue == "b\nc")
+        #expect(node["n"]?.numberValue == -0.5)
+        #expect(node["t"]?.boolValue == true)
+        #expect(node["list"]?.elements?.map(\.kindDescription) == ["an array", "an object", "null"])
+        #expect(node["missing"] == nil)
+        #expect(node.members?.map(\.key) == ["plain", "escaped", "n", "t", "list"])
+    }
+
+    @Test func findsDuplicateKeysInLargeObjectsAndEscapedSpellings() {
+        let large = "{" + (0..<40).map { "\"k\($0)\": \($0)" }.joined(separator: ", ") + ", \"k7\": 0}"
+        #expect(error(large)?.message.contains("duplicate key \"k7\"") == true)
+        #expect(error(#"{"ab": 1, "a\u0062": 2}"#)?.message.contains("duplicate key \"ab\"") == true)
     }
 
     @Test func parsesAPrefixAndSaysWhereItEnded() throws {

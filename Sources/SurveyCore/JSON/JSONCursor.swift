@@ -3,25 +3,24 @@
 /// lenient ones return nil, for formats whose real engine reads a key with `as?` and ignores a wrong type.
 public struct JSONCursor: Sendable {
     public let node: JSONNode
-    public let file: SourceFile
     /// The pointer of the parent and this node's step from it: the pointer itself is only allocated when
     /// asked for, since most nodes a decoder reads never need one.
     private let parent: JSONPointer
     private let step: JSONPointer.Step?
 
-    public init(node: JSONNode, pointer: JSONPointer = .root, file: SourceFile) {
+    public init(node: JSONNode, pointer: JSONPointer = .root) {
         self.node = node
         self.parent = pointer
         self.step = nil
-        self.file = file
     }
 
-    private init(node: JSONNode, parent: JSONPointer, step: JSONPointer.Step, file: SourceFile) {
+    private init(node: JSONNode, parent: JSONPointer, step: JSONPointer.Step) {
         self.node = node
         self.parent = parent
         self.step = step
-        self.file = file
     }
+
+    public var file: SourceFile { node.document.file }
 
     public var pointer: JSONPointer {
         switch step {
@@ -32,8 +31,8 @@ public struct JSONCursor: Sendable {
     }
 
     /// The cursor of a member or element of the node whose pointer is `parent`.
-    static func child(_ node: JSONNode, parent: JSONPointer, _ step: JSONPointer.Step, file: SourceFile) -> JSONCursor {
-        JSONCursor(node: node, parent: parent, step: step, file: file)
+    static func child(_ node: JSONNode, parent: JSONPointer, _ step: JSONPointer.Step) -> JSONCursor {
+        JSONCursor(node: node, parent: parent, step: step)
     }
 
     public var position: SourcePosition { file.position(of: node.offset) }
@@ -56,35 +55,20 @@ public struct JSONCursor: Sendable {
 
     // MARK: lenient access
 
-    public var stringValue: String? {
-        if case .string(let value) = node.value { return value }
-        return nil
-    }
-
-    public var boolValue: Bool? {
-        if case .bool(let value) = node.value { return value }
-        return nil
-    }
-
-    public var numberValue: Double? {
-        if case .number(let value) = node.value { return value }
-        return nil
-    }
-
-    public var isNull: Bool {
-        if case .null = node.value { return true }
-        return false
-    }
+    public var stringValue: String? { node.stringValue }
+    public var boolValue: Bool? { node.boolValue }
+    public var numberValue: Double? { node.numberValue }
+    public var isNull: Bool { node.isNull }
 
     public var elements: [JSONCursor]? {
-        guard case .array(let nodes) = node.value else { return nil }
+        guard let nodes = node.elements else { return nil }
         let here = pointer
-        return nodes.enumerated().map { JSONCursor(node: $1, parent: here, step: .index($0), file: file) }
+        return nodes.enumerated().map { JSONCursor(node: $1, parent: here, step: .index($0)) }
     }
 
     public var object: JSONObjectCursor? {
-        guard case .object(let members) = node.value else { return nil }
-        return JSONObjectCursor(cursor: self, pointer: pointer, members: members)
+        guard node.kind == .object else { return nil }
+        return JSONObjectCursor(cursor: self, pointer: pointer)
     }
 
     // MARK: strict access
@@ -120,7 +104,9 @@ public struct JSONObjectCursor: Sendable {
     public let cursor: JSONCursor
     /// The object's pointer, made once for all its members.
     public let pointer: JSONPointer
-    public let members: [JSONMember]
+
+    /// The members in file order (their keys made as strings).
+    public var members: [JSONMember] { cursor.node.members ?? [] }
 
     public var keys: [String] { members.map(\.key) }
 
@@ -130,11 +116,11 @@ public struct JSONObjectCursor: Sendable {
     }
 
     public subscript(key: String) -> JSONCursor? {
-        guard let member = members.first(where: { $0.key == key }) else { return nil }
-        return JSONCursor.child(member.value, parent: pointer, .key(key), file: cursor.file)
+        guard let member = cursor.node.member(key) else { return nil }
+        return JSONCursor.child(member.value, parent: pointer, .key(key))
     }
 
-    public func contains(_ key: String) -> Bool { members.contains { $0.key == key } }
+    public func contains(_ key: String) -> Bool { cursor.node.member(key) != nil }
 
     /// The member, or an error at the object that names the missing key.
     public func required(_ key: String, in what: @autoclosure () -> String) throws(InputError) -> JSONCursor {
@@ -146,7 +132,7 @@ public struct JSONObjectCursor: Sendable {
 
     /// The position of a member's key, for findings about the key itself.
     public func keyLocation(_ key: String) -> SourceLocation? {
-        guard let member = members.first(where: { $0.key == key }) else { return nil }
-        return SourceLocation(position: cursor.file.position(of: member.keyOffset), pointer: pointer.appending(key))
+        guard let member = cursor.node.member(key) else { return nil }
+        return SourceLocation(position: cursor.file.position(of: member.key.offset), pointer: pointer.appending(key))
     }
 }

@@ -1,39 +1,74 @@
-/// A JSON value as parsed from a file: members in file order and every node with the byte offset it starts
-/// at, so that decoders can say where in the file a problem is.
+import Foundation
+
+/// A parsed JSON document stored flat: one array of entries in document order, each container knowing
+/// where its contents end, and strings kept as byte ranges of the source until someone asks for them.
+/// One allocation for the whole tree, instead of one per object, array and long string.
+public final class JSONDocument: Sendable {
+    struct Entry: Sendable {
+        enum Kind: UInt8, Sendable {
+            case null, `false`, `true`, number, string, escapedString, array, object
+        }
+
+        var kind: Kind
+        /// Byte offset of the value in the source.
+        var offset: Int32
+        /// number: index in `numbers`; string: start of its bytes; escaped string: index in `strings`;
+        /// container: the index after its last entry.
+        var first: Int32
+        /// string: end of its bytes; container: its number of elements or members.
+        var second: Int32
+    }
+
+    public let file: SourceFile
+    let entries: [Entry]
+    let numbers: [Double]
+    /// Strings that had escapes, decoded once.
+    let strings: [String]
+
+    init(file: SourceFile, entries: [Entry], numbers: [Double], strings: [String]) {
+        self.file = file
+        self.entries = entries
+        self.numbers = numbers
+        self.strings = strings
+    }
+
+    /// The top-level value.
+    public var root: JSONNode { JSONNode(document: self, index: 0) }
+}
+
+/// One value of a parsed document, with the byte offset it starts at, so decoders can say where a problem
+/// is. A handle: copying it copies two words.
 public struct JSONNode: Sendable {
-    public enum Value: Sendable {
-        case null
-        case bool(Bool)
-        case number(Double)
-        case string(String)
-        case array([JSONNode])
-        case object([JSONMember])
+    public enum Kind: Sendable {
+        case null, bool, number, string, array, object
     }
 
-    public let value: Value
-    /// Byte offset of the node's first character in its `SourceFile`.
-    public let offset: Int
+    public let document: JSONDocument
+    let index: Int
 
-    public init(_ value: Value, offset: Int) {
-        self.value = value
-        self.offset = offset
+    init(document: JSONDocument, index: Int) {
+        self.document = document
+        self.index = index
     }
 
-    /// The value without positions.
-    public var plain: JSONValue {
-        switch value {
+    private var entry: JSONDocument.Entry { document.entries[index] }
+
+    /// Byte offset of the node's first character in its source.
+    public var offset: Int { Int(entry.offset) }
+
+    public var kind: Kind {
+        switch entry.kind {
         case .null: .null
-        case .bool(let flag): .bool(flag)
-        case .number(let number): .number(number)
-        case .string(let string): .string(string)
-        case .array(let elements): .array(elements.map(\.plain))
-        case .object(let members):
-            .object(Dictionary(members.map { ($0.key, $0.value.plain) }, uniquingKeysWith: { _, last in last }))
+        case .false, .true: .bool
+        case .number: .number
+        case .string, .escapedString: .string
+        case .array: .array
+        case .object: .object
         }
     }
 
     public var kindDescription: String {
-        switch value {
+        switch kind {
         case .null: "null"
         case .bool: "a boolean"
         case .number: "a number"
@@ -43,10 +78,131 @@ public struct JSONNode: Sendable {
         }
     }
 
-    /// The member with this key, for an object.
+    public var isNull: Bool { entry.kind == .null }
+
+    public var boolValue: Bool? {
+        switch entry.kind {
+        case .true: true
+        case .false: false
+        default: nil
+        }
+    }
+
+    public var numberValue: Double? {
+        entry.kind == .number ? document.numbers[Int(entry.first)] : nil
+    }
+
+    public var stringValue: String? {
+        let entry = entry
+        switch entry.kind {
+        case .string:
+            return document.file.bytes.withUnsafeBufferPointer { bytes in
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[Int(entry.first)..<Int(entry.second)]), as: UTF8.self)
+            }
+        case .escapedString: return document.strings[Int(entry.first)]
+        default: return nil
+        }
+    }
+
+    /// The index after this node and everything inside it.
+    private var end: Int {
+        switch entry.kind {
+        case .array, .object: Int(entry.first)
+        default: index + 1
+        }
+    }
+
+    /// The elements of an array, in order.
+    public var elements: [JSONNode]? {
+        guard entry.kind == .array else { return nil }
+        var result: [JSONNode] = []
+        result.reserveCapacity(Int(entry.second))
+        var child = index + 1
+        let stop = end
+        while child < stop {
+            let node = JSONNode(document: document, index: child)
+            result.append(node)
+            child = node.end
+        }
+        return result
+    }
+
+    /// The members of an object, in file order.
+    public var members: [JSONMember]? {
+        guard entry.kind == .object else { return nil }
+        var result: [JSONMember] = []
+        result.reserveCapacity(Int(entry.second))
+        forEachMember { key, value in
+            result.append(JSONMember(key: key.stringValue ?? "", keyOffset: key.offset, value: value))
+            return true
+        }
+        return result
+    }
+
+    /// Calls `body` with each member's key and value nodes until it returns false.
+    private func forEachMember(_ body: (JSONNode, JSONNode) -> Bool) {
+        var child = index + 1
+        let stop = end
+        while child < stop {
+            let key = JSONNode(document: document, index: child)
+            let value = JSONNode(document: document, index: child + 1)
+            guard body(key, value) else { return }
+            child = value.end
+        }
+    }
+
+    /// The value of the member with this key, for an object.
     public subscript(key: String) -> JSONNode? {
-        guard case .object(let members) = value else { return nil }
-        return members.first { $0.key == key }?.value
+        member(key)?.value
+    }
+
+    /// The key and value nodes of the member with this key, for an object. Keys are compared byte by byte
+    /// with the file, without making strings.
+    public func member(_ key: String) -> (key: JSONNode, value: JSONNode)? {
+        let entries = document.entries
+        guard entries[index].kind == .object else { return nil }
+        let stop = Int(entries[index].first)
+        var key = key
+        return key.withUTF8 { wanted in
+            document.file.bytes.withUnsafeBufferPointer { bytes in
+                var child = index + 1
+                while child < stop {
+                    let name = entries[child]
+                    let matches: Bool
+                    if name.kind == .string {
+                        let start = Int(name.first)
+                        let count = Int(name.second) - start
+                        matches = count == wanted.count && (count == 0 || memcmp(bytes.baseAddress! + start, wanted.baseAddress!, count) == 0)
+                    } else {
+                        matches = document.strings[Int(name.first)].utf8.elementsEqual(wanted)
+                    }
+                    let value = child + 1
+                    if matches { return (JSONNode(document: document, index: child), JSONNode(document: document, index: value)) }
+                    let valueEntry = entries[value]
+                    child = valueEntry.kind == .array || valueEntry.kind == .object ? Int(valueEntry.first) : value + 1
+                }
+                return nil
+            }
+        }
+    }
+
+    /// The value without positions.
+    public var plain: JSONValue {
+        switch entry.kind {
+        case .null: return .null
+        case .false: return .bool(false)
+        case .true: return .bool(true)
+        case .number: return .number(numberValue!)
+        case .string, .escapedString: return .string(stringValue!)
+        case .array: return .array(elements!.map(\.plain))
+        case .object:
+            var object: [String: JSONValue] = [:]
+            forEachMember { key, value in
+                object[key.stringValue ?? ""] = value.plain
+                return true
+            }
+            return .object(object)
+        }
     }
 }
 
@@ -54,10 +210,4 @@ public struct JSONMember: Sendable {
     public let key: String
     public let keyOffset: Int
     public let value: JSONNode
-
-    public init(key: String, keyOffset: Int, value: JSONNode) {
-        self.key = key
-        self.keyOffset = keyOffset
-        self.value = value
-    }
 }

@@ -1,4 +1,5 @@
 /// A strict RFC 8259 parser that keeps the offset of every node and reports errors at a line and column.
+/// It fills a flat `JSONDocument`.
 ///
 /// Beyond Foundation's parser it rejects what would otherwise be silently accepted or altered: duplicate
 /// keys, invalid UTF-8, a byte-order mark, numbers too large for a double, and nesting deeper than
@@ -10,6 +11,12 @@ public struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private let maximumDepth: Int
     private var index: Int
+    private var entries: [JSONDocument.Entry] = []
+    private var numbers: [Double] = []
+    private var strings: [String] = []
+
+    /// The largest file the 32-bit offsets of a document can hold.
+    public static let maximumFileSize = Int(Int32.max)
 
     private struct Failure: Error {
         let offset: Int
@@ -22,7 +29,7 @@ public struct JSONParser {
         self.maximumDepth = maximumDepth
     }
 
-    /// Parses a whole file as one JSON document.
+    /// Parses a whole file as one JSON document and returns its top-level value.
     public static func parse(_ file: SourceFile, maximumDepth: Int = defaultMaximumDepth) throws(InputError) -> JSONNode {
         if file.bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             throw InputError(
@@ -31,44 +38,63 @@ public struct JSONParser {
                     message: "the file starts with a UTF-8 byte-order mark; expected JSON text without one (RFC 8259 §8.1)",
                     hint: "save the file as UTF-8 without BOM"))
         }
-        let result = file.bytes.withUnsafeBufferPointer { buffer -> Result<JSONNode, Failure> in
+        guard file.bytes.count <= maximumFileSize else {
+            throw InputError(Diagnostic(file: file.path, position: nil, message: "the file is \(file.bytes.count) bytes; expected at most \(maximumFileSize)"))
+        }
+        let result = file.bytes.withUnsafeBufferPointer { buffer -> Result<JSONDocument, Failure> in
             var parser = JSONParser(bytes: buffer, start: 0, maximumDepth: maximumDepth)
+            // Survey files hold a value every ten bytes or so: reserving avoids copying the entries as they grow.
+            parser.entries.reserveCapacity(buffer.count / 10 + 16)
             do throws(Failure) {
                 parser.skipWhitespace()
                 guard parser.index < parser.bytes.count else {
                     throw Failure(offset: 0, message: "the file is empty; expected a JSON value")
                 }
-                let node = try parser.parseValue(depth: 0)
+                try parser.parseValue(depth: 0)
                 parser.skipWhitespace()
                 if parser.index < parser.bytes.count {
                     throw Failure(offset: parser.index, message: "unexpected \(parser.describeCurrent()) after the JSON value; expected the end of the file")
                 }
-                return .success(node)
+                return .success(parser.document(of: file))
             } catch {
                 return .failure(error)
             }
         }
         switch result {
-        case .success(let node): return node
+        case .success(let document): return document.root
         case .failure(let error):
             throw InputError(Diagnostic(file: file.path, position: file.position(of: error.offset), message: error.message))
         }
     }
 
     /// Parses one JSON value that starts at `start` inside a larger text (a value on a scenario line).
-    /// Returns the value and the offset just after it; errors carry offsets into `bytes`.
+    /// Returns the value and the offset just after it; errors carry offsets into the file.
     public static func parsePrefix(
-        _ bytes: [UInt8], from start: Int, maximumDepth: Int = defaultMaximumDepth
+        _ file: SourceFile, from start: Int, maximumDepth: Int = defaultMaximumDepth
     ) -> Result<(node: JSONNode, end: Int), PrefixError> {
-        bytes.withUnsafeBufferPointer { buffer in
+        guard file.bytes.count <= maximumFileSize else {
+            return .failure(PrefixError(offset: start, message: "the text is longer than \(maximumFileSize) bytes"))
+        }
+        return file.bytes.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(bytes: buffer, start: start, maximumDepth: maximumDepth)
             do throws(Failure) {
-                let node = try parser.parseValue(depth: 0)
-                return .success((node, parser.index))
+                try parser.parseValue(depth: 0)
+                return .success((parser.document(of: file).root, parser.index))
             } catch {
                 return .failure(PrefixError(offset: error.offset, message: error.message))
             }
         }
+    }
+
+    /// The same, for bytes that are not a file of their own (a line being read).
+    public static func parsePrefix(
+        _ bytes: [UInt8], from start: Int, maximumDepth: Int = defaultMaximumDepth
+    ) -> Result<(node: JSONNode, end: Int), PrefixError> {
+        parsePrefix(SourceFile(path: "", bytes: bytes), from: start, maximumDepth: maximumDepth)
+    }
+
+    private func document(of file: SourceFile) -> JSONDocument {
+        JSONDocument(file: file, entries: entries, numbers: numbers, strings: strings)
     }
 
     public struct PrefixError: Error, Sendable {
@@ -92,20 +118,26 @@ public struct JSONParser {
         return "byte 0x\(String(byte, radix: 16, uppercase: true))"
     }
 
-    private mutating func parseValue(depth: Int) throws(Failure) -> JSONNode {
+    private mutating func append(_ kind: JSONDocument.Entry.Kind, at offset: Int, _ first: Int = 0, _ second: Int = 0) {
+        entries.append(JSONDocument.Entry(kind: kind, offset: Int32(offset), first: Int32(first), second: Int32(second)))
+    }
+
+    private mutating func parseValue(depth: Int) throws(Failure) {
         skipWhitespace()
         guard index < bytes.count else {
             throw Failure(offset: index, message: "unexpected end of input; expected a value (object, array, string, number, true, false or null)")
         }
         let start = index
         switch bytes[index] {
-        case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
-        case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
-        case UInt8(ascii: "\""): return JSONNode(.string(try parseString()), offset: start)
-        case UInt8(ascii: "t"): try expectLiteral("true"); return JSONNode(.bool(true), offset: start)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return JSONNode(.bool(false), offset: start)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return JSONNode(.null, offset: start)
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return JSONNode(.number(try parseNumber()), offset: start)
+        case UInt8(ascii: "{"): try parseObject(depth: depth + 1)
+        case UInt8(ascii: "["): try parseArray(depth: depth + 1)
+        case UInt8(ascii: "\""): try parseString()
+        case UInt8(ascii: "t"): try expectLiteral("true"); append(.true, at: start)
+        case UInt8(ascii: "f"): try expectLiteral("false"); append(.false, at: start)
+        case UInt8(ascii: "n"): try expectLiteral("null"); append(.null, at: start)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            numbers.append(try parseNumber())
+            append(.number, at: start, numbers.count - 1)
         default:
             throw Failure(offset: index, message: "unexpected \(describeCurrent()); expected a value (object, array, string, number, true, false or null)")
         }
@@ -117,18 +149,20 @@ public struct JSONParser {
         }
     }
 
-    private mutating func parseObject(depth: Int) throws(Failure) -> JSONNode {
+    private mutating func parseObject(depth: Int) throws(Failure) {
         try checkDepth(depth)
         let start = index
+        let position = entries.count
+        append(.object, at: start)
         index += 1
-        var members: [JSONMember] = []
-        members.reserveCapacity(8)
-        // Duplicate keys: a scan in small objects (most of them), a set in large ones.
+        // The entries of this object's keys, to find duplicates: a scan in small objects, a set in large ones.
+        var keys: [Int] = []
         var seen: Set<String> = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            return JSONNode(.object(members), offset: start)
+            close(position, count: 0)
+            return
         }
         while true {
             skipWhitespace()
@@ -136,24 +170,25 @@ public struct JSONParser {
                 throw Failure(offset: index, message: "unexpected \(describeCurrent()); expected a string key in quotes")
             }
             let keyOffset = index
-            let key = try parseString()
+            try parseString()
+            let key = entries.count - 1
             let duplicate: Bool
-            if members.count < 16 {
-                duplicate = members.contains { $0.key == key }
+            if keys.count < 16 {
+                duplicate = keys.contains { sameText($0, key) }
             } else {
-                if seen.isEmpty { seen = Set(members.map(\.key)) }
-                duplicate = !seen.insert(key).inserted
+                if seen.isEmpty { seen = Set(keys.map(text(of:))) }
+                duplicate = !seen.insert(text(of: key)).inserted
             }
             if duplicate {
-                throw Failure(offset: keyOffset, message: "duplicate key \(CanonicalJSON.quote(key)) in this object; expected each key once")
+                throw Failure(offset: keyOffset, message: "duplicate key \(CanonicalJSON.quote(text(of: key))) in this object; expected each key once")
             }
+            keys.append(key)
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                throw Failure(offset: index, message: "unexpected \(describeCurrent()); expected ':' after the key \(CanonicalJSON.quote(key))")
+                throw Failure(offset: index, message: "unexpected \(describeCurrent()); expected ':' after the key \(CanonicalJSON.quote(text(of: key)))")
             }
             index += 1
-            let value = try parseValue(depth: depth)
-            members.append(JSONMember(key: key, keyOffset: keyOffset, value: value))
+            try parseValue(depth: depth)
             skipWhitespace()
             guard index < bytes.count else {
                 throw Failure(offset: index, message: "unexpected end of input; expected ',' or '}' to continue the object that starts at offset \(start)")
@@ -164,24 +199,52 @@ public struct JSONParser {
             }
             if bytes[index] == UInt8(ascii: "}") {
                 index += 1
-                return JSONNode(.object(members), offset: start)
+                close(position, count: keys.count)
+                return
             }
             throw Failure(offset: index, message: "unexpected \(describeCurrent()); expected ',' or '}' after an object member")
         }
     }
 
-    private mutating func parseArray(depth: Int) throws(Failure) -> JSONNode {
+    /// Records where a container ends and how many elements or members it has.
+    private mutating func close(_ position: Int, count: Int) {
+        entries[position].first = Int32(entries.count)
+        entries[position].second = Int32(count)
+    }
+
+    /// The text of a string entry.
+    private func text(of entry: Int) -> String {
+        let item = entries[entry]
+        if item.kind == .escapedString { return strings[Int(item.first)] }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[Int(item.first)..<Int(item.second)]), as: UTF8.self)
+    }
+
+    /// Whether two string entries hold the same text.
+    private func sameText(_ left: Int, _ right: Int) -> Bool {
+        let a = entries[left]
+        let b = entries[right]
+        guard a.kind == .string, b.kind == .string else { return text(of: left) == text(of: right) }
+        let count = Int(a.second - a.first)
+        guard count == Int(b.second - b.first) else { return false }
+        for offset in 0..<count where bytes[Int(a.first) + offset] != bytes[Int(b.first) + offset] { return false }
+        return true
+    }
+
+    private mutating func parseArray(depth: Int) throws(Failure) {
         try checkDepth(depth)
-        let start = index
+        let position = entries.count
+        append(.array, at: index)
         index += 1
-        var elements: [JSONNode] = []
+        var count = 0
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
-            return JSONNode(.array(elements), offset: start)
+            close(position, count: 0)
+            return
         }
         while true {
-            elements.append(try parseValue(depth: depth))
+            try parseValue(depth: depth)
+            count += 1
             skipWhitespace()
             guard index < bytes.count else {
                 throw Failure(offset: index, message: "unexpected end of input; expected ',' or ']' to continue the array")
@@ -192,7 +255,8 @@ public struct JSONParser {
             }
             if bytes[index] == UInt8(ascii: "]") {
                 index += 1
-                return JSONNode(.array(elements), offset: start)
+                close(position, count: count)
+                return
             }
             throw Failure(offset: index, message: "unexpected \(describeCurrent()); expected ',' or ']' after an array element")
         }
@@ -244,7 +308,9 @@ public struct JSONParser {
 
     private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
-    private mutating func parseString() throws(Failure) -> String {
+    /// Parses a string and appends its entry: its byte range when it has no escapes (the common case),
+    /// else the decoded text in the side table.
+    private mutating func parseString() throws(Failure) {
         let start = index
         index += 1
         let contentStart = index
@@ -253,9 +319,10 @@ public struct JSONParser {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let string = try text(contentStart, index, ascii: ascii)
+                if !ascii { _ = try text(contentStart, index, ascii: false) }
+                append(.string, at: start, contentStart, index)
                 index += 1
-                return string
+                return
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 {
@@ -280,7 +347,9 @@ public struct JSONParser {
                 }
                 if byte == UInt8(ascii: "\"") {
                     index += 1
-                    return String(scalars)
+                    strings.append(String(scalars))
+                    append(.escapedString, at: start, strings.count - 1)
+                    return
                 }
                 scalars.append(try parseEscape())
                 runStart = index

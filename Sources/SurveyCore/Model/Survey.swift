@@ -80,6 +80,8 @@ public protocol SurveySession: AnyObject {
     var visibleCount: Int { get }
     /// The id of the visible question at `position` in display order.
     func visibleQuestion(at position: Int) -> String
+    /// The index in the survey's `questionIDs` of the visible question at `position` in display order.
+    func visibleQuestionIndex(at position: Int) -> Int
     /// The position of the current question in the visible list, if it is current and visible.
     var currentVisiblePosition: Int? { get }
     /// A number that differs whenever the visible list differs (a hash of it).

@@ -33,6 +33,8 @@ public struct Finding: Sendable, Hashable {
 /// One checker follows one session, so it can compare a step with the steps before it.
 public protocol StepChecker: AnyObject {
     func check(_ session: any SurveySession, after action: Action, result: StepResult) -> [Finding]
+    /// Checks once the walk is over (costlier ones, such as recomputing the whole view).
+    func finish(_ session: any SurveySession) -> [Finding]
 }
 
 /// A condition in the survey's own condition language, compiled to test a session's current answers.

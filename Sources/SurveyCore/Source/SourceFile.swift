@@ -15,13 +15,20 @@ public final class SourceFile: Sendable {
         self.bytes = bytes
         var starts = [0]
         var ascii = [true]
-        for (offset, byte) in bytes.enumerated() {
-            if byte == UInt8(ascii: "\n") {
-                starts.append(offset + 1)
-                ascii.append(true)
-            } else if byte >= 0x80 {
-                ascii[ascii.count - 1] = false
+        bytes.withUnsafeBufferPointer { buffer in
+            var lineASCII = true
+            for offset in buffer.indices {
+                let byte = buffer[offset]
+                if byte == UInt8(ascii: "\n") {
+                    ascii[ascii.count - 1] = lineASCII
+                    starts.append(offset + 1)
+                    ascii.append(true)
+                    lineASCII = true
+                } else if byte >= 0x80 {
+                    lineASCII = false
+                }
             }
+            ascii[ascii.count - 1] = lineASCII
         }
         lineStarts = starts
         lineIsASCII = ascii

@@ -36,7 +36,7 @@ struct SurveyNativeDecoder {
             throw questionsCursor.error("expected at least one question; the engine starts on question 0")
         }
         let submitCursor = try object.required("submit", in: "the survey")
-        guard let submitObject = submitCursor.object, submitObject.members.allSatisfy({ if case .string = $0.value.value { true } else { false } })
+        guard let submitObject = submitCursor.object, submitObject.members.allSatisfy({ $0.value.kind == .string })
         else {
             throw submitCursor.error(
                 "expected \"submit\" to be an object of strings (button_title, url); the real engine force-casts it to [String: String] and would crash loading this file")
@@ -47,6 +47,8 @@ struct SurveyNativeDecoder {
         }
 
         var topSlots: [Int] = []
+        topSlots.reserveCapacity(topLevel.count)
+        questions.reserveCapacity(topLevel.count)
         for (index, cursor) in topLevel.enumerated() {
             topSlots.append(try decodeQuestion(cursor, owner: index, isSubQuestion: false))
         }
@@ -130,7 +132,7 @@ struct SurveyNativeDecoder {
             if let fieldsCursor = object["fields"], let elements = fieldsCursor.elements {
                 for element in elements {
                     guard let field = element.object,
-                                field.members.allSatisfy({ if case .string = $0.value.value { true } else { false } }),
+                                field.members.allSatisfy({ $0.value.kind == .string }),
                           let label = field["label"]?.stringValue, field["input_type"]?.stringValue != nil
                     else {
                         crash = crash ?? "a field of '\(id)' is not an object of strings with \"label\" and \"input_type\", which the engine force-casts"
@@ -318,7 +320,7 @@ struct SurveyNativeDecoder {
         var diff: (Int, Int, Int)?
         if let diffCursor = object["date_diff"] {
             if let members = diffCursor.object?.members, members.allSatisfy({ member in
-                if case .number(let value) = member.value.value { return value == value.rounded() } else { return false }
+                member.value.numberValue.map { $0 == $0.rounded() } ?? false
             }) {
                 let value = diffCursor.node.plain.objectValue ?? [:]
                 diff = (Int(value["year"]?.numberValue ?? 0), Int(value["month"]?.numberValue ?? 0), Int(value["day"]?.numberValue ?? 0))

@@ -19,6 +19,8 @@ final class SurveyNativeSession: SurveySession {
     @exclusivity(unchecked) var state = State()
     /// Why showing the first question would crash the engine, found when the session starts.
     private var openingFailure: String?
+    /// How many conditions the session has evaluated: the work tests bound to pin the per-step cost.
+    private(set) var evaluationCount = 0
 
     /// Everything the engine keeps (SQ:20-29), per session rather than process-global, for the frontier.
     struct State {
@@ -80,6 +82,7 @@ final class SurveyNativeSession: SurveySession {
             if !wasDeadEnd, isDeadEnd {
                 events.append(TraceEvent("dead_end", detail: ["question": .string(survey.questions[activeSlot].id)]))
             }
+            assert(invariantViolation() == nil, "the session's view drifted from its answers: \(invariantViolation() ?? "")")
             return StepResult(outcome, events: events)
         } catch {
             if let saved { state = saved }
@@ -99,6 +102,11 @@ final class SurveyNativeSession: SurveySession {
 
     func visibleQuestion(at position: Int) -> String {
         survey.questions[state.visible.indexOfOn(position)].id
+    }
+
+    /// Slots are the indices of `questionIDs`.
+    func visibleQuestionIndex(at position: Int) -> Int {
+        state.visible.indexOfOn(position)
     }
 
     var currentVisiblePosition: Int? {
@@ -295,7 +303,9 @@ final class SurveyNativeSession: SurveySession {
     }
 
     func evaluate(_ slot: Int) throws(EngineCrash) -> Bool {
-        try survey.showIf[slot]?.evaluate(answers: state.answers, host: state.hostOutcomes) ?? true
+        guard let condition = survey.showIf[slot] else { return true }
+        evaluationCount += 1
+        return try condition.evaluate(answers: state.answers, host: state.hostOutcomes)
     }
 
     /// Whether an answered id is among the ids a question beyond the active one depends on, directly or
@@ -438,7 +448,8 @@ final class SurveyNativeSession: SurveySession {
     }
 
     /// The session's invariant: its incremental view equals one worked out afresh from the answers (the
-    /// lazy evaluation included), or why not. Walks check it; it costs one evaluation a question.
+    /// lazy evaluation included), or why not. Checked after every step in debug builds and at the end of
+    /// each walk; it costs one evaluation a question (not counted in `evaluationCount`).
     func invariantViolation() -> String? {
         var sum: UInt64 = 0
         for index in 0...state.active {
@@ -449,7 +460,9 @@ final class SurveyNativeSession: SurveySession {
                 return "'\(survey.questions[slot].id)' is \(state.skipped[index] ? "hidden" : "shown") though its show_if now says otherwise"
             }
             for member in slot..<survey.sectionEnd[index] {
-                if member != slot, let shown = try? evaluate(member), shown != state.subShown[member] {
+                if member != slot, let condition = survey.showIf[member],
+                    let shown = try? condition.evaluate(answers: state.answers, host: state.hostOutcomes), shown != state.subShown[member]
+                {
                     return "the sub-question '\(survey.questions[member].id)' is \(shown ? "hidden" : "shown") though its show_if says otherwise"
                 }
                 let on = !state.skipped[index] && state.subShown[member]

@@ -30,9 +30,6 @@ final class SurveyNativeStepChecker: StepChecker {
         if !state.showSubmit, !state.visible[session.activeSlot], !session.isDeadEnd {
             findings.append(Finding(.engineError, "current-is-visible", "the current question '\(survey.questions[session.activeSlot].id)' is not visible"))
         }
-        if let violation = session.invariantViolation() {
-            findings.append(Finding(.engineError, "view-matches-answers", violation))
-        }
         lastActive = state.active
         submitShown = state.showSubmit
         answered = state.answeredCount
@@ -56,5 +53,11 @@ final class SurveyNativeStepChecker: StepChecker {
             }
         }
         return findings
+    }
+
+    /// The session's invariant, once a walk is over (debug builds check it after every step).
+    func finish(_ session: any SurveySession) -> [Finding] {
+        guard let session = session as? SurveyNativeSession, let violation = session.invariantViolation() else { return [] }
+        return [Finding(.engineError, "view-matches-answers", violation)]
     }
 }

@@ -46,7 +46,7 @@ public struct SurveyNativeSurvey: Survey {
         self.owners = questions.map(\.owner)
         self.submit = submit
 
-        var slotByID: [String: Int] = [:]
+        var slotByID = [String: Int](minimumCapacity: questions.count)
         for (slot, question) in questions.enumerated() {
             if let first = slotByID[question.id] {
                 throw InputError(

@@ -83,4 +83,20 @@ public struct Benchmark {
         let result = SuiteRunner(layout: layout, mode: .never, jobs: jobs).run(paths: paths)
         return (ProcessMeter.seconds(since: start), result.reports.count)
     }
+
+    /// A suite of at least `count` scenarios, made by copying the suite under `scenariosRoot` into a
+    /// temporary folder (with its goldens recorded), for measuring `--jobs`. Removed by the caller.
+    public func copiedSuite(of scenariosRoot: String, count: Int) -> SnapshotLayout? {
+        let (files, _) = ScenarioDiscovery.find([scenariosRoot], extension: "scenario")
+        guard !files.isEmpty else { return nil }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("survey-replay-bench-\(ProcessInfo.processInfo.processIdentifier)").path
+        let layout = SnapshotLayout(scenariosRoot: folder + "/Scenarios", snapshotsRoot: folder + "/Snapshots")
+        let copies = (count + files.count - 1) / files.count
+        for copy in 0..<copies {
+            try? FileManager.default.createDirectory(atPath: layout.scenariosRoot, withIntermediateDirectories: true)
+            try? FileManager.default.copyItem(atPath: scenariosRoot, toPath: layout.scenariosRoot + "/copy\(copy)")
+        }
+        _ = SuiteRunner(layout: layout, mode: .all, jobs: 2).run(paths: [])
+        return layout
+    }
 }

@@ -7,11 +7,15 @@ import SurveyCore
 public struct ActionChooser {
     public let survey: any Survey
     public let settings: SessionSettings
-    private var candidates: [String: [JSONValue]] = [:]
+    private let questionIDs: [String]
+    /// Candidate values by index in `questionIDs`, computed when first needed.
+    private var candidates: [[JSONValue]?]
 
     public init(survey: any Survey, settings: SessionSettings) {
         self.survey = survey
         self.settings = settings
+        self.questionIDs = survey.questionIDs
+        self.candidates = Array(repeating: nil, count: questionIDs.count)
     }
 
     public mutating func choose(in session: any SurveySession, stream: inout ChoiceStream) -> Action {
@@ -38,17 +42,17 @@ public struct ActionChooser {
 
     /// An answer to one of the visible questions at these positions.
     private mutating func answer(among positions: Range<Int>, in session: any SurveySession, stream: inout ChoiceStream) -> Action {
-        let question = session.visibleQuestion(at: positions.lowerBound + stream.draw(positions.count))
-        let values = candidateValues(for: question)
+        let index = session.visibleQuestionIndex(at: positions.lowerBound + stream.draw(positions.count))
+        let values = candidateValues(ofQuestionAt: index)
         guard !values.isEmpty else { return .next(question: nil) }
-        return .answer(question: question, value: values[stream.draw(values.count)])
+        return .answer(question: questionIDs[index], value: values[stream.draw(values.count)])
     }
 
     /// The candidate values of a question, computed once per walk run.
-    public mutating func candidateValues(for question: String) -> [JSONValue] {
-        if let known = candidates[question] { return known }
-        let values = survey.candidateValues(for: question, settings: settings)
-        candidates[question] = values
+    private mutating func candidateValues(ofQuestionAt index: Int) -> [JSONValue] {
+        if let known = candidates[index] { return known }
+        let values = survey.candidateValues(for: questionIDs[index], settings: settings)
+        candidates[index] = values
         return values
     }
 }

@@ -145,10 +145,10 @@ private struct PropertyLineReader {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else {
             throw error("expected a condition here, written as the survey writes its conditions (a JSON object)")
         }
-        switch JSONParser.parsePrefix(file.bytes, from: base + index) {
+        switch JSONParser.parsePrefix(file, from: base + index) {
         case .success(let parsed):
             index = parsed.end - base
-            return try survey.compileCondition(JSONCursor(node: parsed.node, file: file))
+            return try survey.compileCondition(JSONCursor(node: parsed.node))
         case .failure(let failure):
             throw InputError(Diagnostic(file: file.path, position: file.position(of: failure.offset), message: failure.message))
         }

@@ -61,11 +61,10 @@ public struct ChoiceStream {
     }
 
     /// The choices made, one list a step.
-    public var steps: [[Int]] {
-        stepStarts.indices.map { index in
-            Array(draws[stepStarts[index]..<(index + 1 < stepStarts.count ? stepStarts[index + 1] : draws.count)])
-        }
-    }
+    public var steps: [[Int]] { recording.steps }
+
+    /// The choices made, kept flat (split into steps only when needed).
+    public var recording: ChoiceRecording { ChoiceRecording(draws: draws, stepStarts: stepStarts) }
 
     /// Starts the next step; false when a recording has no more steps.
     public mutating func beginStep() -> Bool {
@@ -88,5 +87,23 @@ public struct ChoiceStream {
         drawIndex += 1
         draws.append(choice)
         return choice
+    }
+}
+
+/// A walk's choices as one flat list and where each step's choices start.
+public struct ChoiceRecording: Sendable {
+    let draws: [Int]
+    let stepStarts: [Int]
+
+    public init(draws: [Int] = [], stepStarts: [Int] = []) {
+        self.draws = draws
+        self.stepStarts = stepStarts
+    }
+
+    /// The choices, one list a step.
+    public var steps: [[Int]] {
+        stepStarts.indices.map { index in
+            Array(draws[stepStarts[index]..<(index + 1 < stepStarts.count ? stepStarts[index + 1] : draws.count)])
+        }
     }
 }

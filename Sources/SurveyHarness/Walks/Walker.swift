@@ -36,8 +36,11 @@ public struct Walker {
         /// checks of the whole walk).
         public var findings: [(step: Int, finding: Finding)] = []
         public var submitted = false
-        /// The choices made, one list a step: the walk's replayable recording.
-        public var choices: [[Int]] = []
+        /// The choices made: the walk's replayable recording.
+        public var recording = ChoiceRecording()
+
+        /// The choices made, one list a step.
+        public var choices: [[Int]] { recording.steps }
         /// The fingerprint of what the respondent saw after each step (recorded only with the built-in
         /// properties, or when asked for statistics).
         public var views: [UInt64] = []
@@ -53,7 +56,7 @@ public struct Walker {
             return chooser.choose(in: session, stream: &stream)
         }
         self.chooser = chooser  // keeps the candidate values computed so far
-        outcome.choices = stream.steps
+        outcome.recording = stream.recording
         return outcome
     }
 
@@ -92,6 +95,9 @@ public struct Walker {
                 break
             }
         }
+        if let checker {
+            for finding in checker.finish(session) { outcome.findings.append((max(0, outcome.actions.count - 1), finding)) }
+        }
         if builtInProperties, wholeWalkChecks {
             let last = max(0, outcome.actions.count - 1)
             for finding in wholeWalkFindings(outcome, outcomes: outcomes, session: session) { outcome.findings.append((last, finding)) }
@@ -103,7 +109,7 @@ public struct Walker {
     private func payloadQuestions(_ session: any SurveySession) -> Set<String> {
         guard let payload = session.payload else { return [] }
         let file = SourceFile(path: "payload", text: CanonicalJSON.compact(payload))
-        guard let root = try? JSONParser.parse(file), let answers = try? survey.answers(inPayload: JSONCursor(node: root, file: file)) else { return [] }
+        guard let root = try? JSONParser.parse(file), let answers = try? survey.answers(inPayload: JSONCursor(node: root)) else { return [] }
         return Set(answers.map(\.question))
     }
 

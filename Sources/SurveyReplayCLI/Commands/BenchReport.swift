@@ -50,6 +50,18 @@ struct BenchReport {
             let perStep = quick ? 5_000 : 100_000
             report.stepNanoseconds.append((size, BenchFigure.of(runs: runs) { 1e9 / bench.walkStepsPerSecond(large, builtInProperties: false, steps: perStep) }))
         }
+        if parts.contains(.jobs), let layout = bench.copiedSuite(of: "Scenarios", count: quick ? 40 : 200) {
+            progress("jobs")
+            var count = 0
+            let one = BenchFigure.of(runs: runs) {
+                let (seconds, scenarios) = bench.suiteSeconds(layout, jobs: 1)
+                count = scenarios
+                return seconds
+            }
+            let two = BenchFigure.of(runs: runs) { bench.suiteSeconds(layout, jobs: 2).seconds }
+            report.jobs = (one, two, count)
+            try? FileManager.default.removeItem(atPath: InputFiles.folder(of: layout.scenariosRoot))
+        }
         if parts.contains(.suite), FileManager.default.fileExists(atPath: "Scenarios") {
             progress("suite")
             var count = 0

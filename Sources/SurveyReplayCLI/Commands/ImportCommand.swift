@@ -30,7 +30,7 @@ enum ImportCommand {
         let payloadPath = invocation.arguments.operands[0]
         let survey = try FormatRegistry.standard.load(InputFiles.read(surveyPath))
         let payloadFile = try InputFiles.read(payloadPath)
-        let answers = try survey.answers(inPayload: JSONCursor(node: JSONParser.parse(payloadFile), file: payloadFile))
+        let answers = try survey.answers(inPayload: JSONCursor(node: JSONParser.parse(payloadFile)))
         let today = try ScenarioOutput.today(invocation, command: "import")
         let result = PayloadImporter(survey: survey, settings: SessionSettings(today: today)).importAnswers(answers)
         try ScenarioOutput.write(
