@@ -77,11 +77,14 @@ public struct Benchmark {
         return (at100k, end.resident, end.peak)
     }
 
-    /// Seconds to run a scenario suite against its goldens (nothing recorded).
-    public func suiteSeconds(_ layout: SnapshotLayout, jobs: Int, paths: [String] = []) -> (seconds: Double, scenarios: Int) {
+    /// Seconds to run a scenario suite against its goldens (nothing recorded), averaged over `repeats` runs.
+    public func suiteSeconds(_ layout: SnapshotLayout, jobs: Int, repeats: Int = 1) -> (seconds: Double, scenarios: Int) {
         let start = ProcessMeter.now()
-        let result = SuiteRunner(layout: layout, mode: .never, jobs: jobs).run(paths: paths)
-        return (ProcessMeter.seconds(since: start), result.reports.count)
+        var scenarios = 0
+        for _ in 0..<repeats {
+            scenarios = SuiteRunner(layout: layout, mode: .never, jobs: jobs).run(paths: []).reports.count
+        }
+        return (ProcessMeter.seconds(since: start) / Double(repeats), scenarios)
     }
 
     /// A suite of at least `count` scenarios, made by copying the suite under `scenariosRoot` into a

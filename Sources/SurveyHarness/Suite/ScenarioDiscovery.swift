@@ -5,6 +5,12 @@ import SurveyCore
 /// following symbolic links but never around a loop (reported as an error).
 public enum ScenarioDiscovery {
     public static func find(_ paths: [String], extension suffix: String) -> (files: [String], problems: [Diagnostic]) {
+        find(paths, extensions: [suffix])
+    }
+
+    /// Files with any of these extensions (without the dot), in one walk.
+    public static func find(_ paths: [String], extensions suffixes: [String]) -> (files: [String], problems: [Diagnostic]) {
+        let suffix = suffixes.joined(separator: " or .")
         var files: [String] = []
         var problems: [Diagnostic] = []
         var visited: Set<FileID> = []
@@ -16,7 +22,7 @@ public enum ScenarioDiscovery {
                 continue
             }
             if info.st_mode & S_IFMT == S_IFDIR {
-                walk(path, suffix: suffix, ancestors: [], visited: &visited, files: &files, problems: &problems)
+                walk(path, suffixes: suffixes, ancestors: [], visited: &visited, files: &files, problems: &problems)
             } else {
                 files.append(InputFiles.normalize(path))
             }
@@ -30,7 +36,7 @@ public enum ScenarioDiscovery {
     }
 
     private static func walk(
-        _ folder: String, suffix: String, ancestors: [FileID], visited: inout Set<FileID>, files: inout [String],
+        _ folder: String, suffixes: [String], ancestors: [FileID], visited: inout Set<FileID>, files: inout [String],
         problems: inout [Diagnostic]
     ) {
         var info = stat()
@@ -55,8 +61,8 @@ public enum ScenarioDiscovery {
                 continue
             }
             if entryInfo.st_mode & S_IFMT == S_IFDIR {
-                walk(path, suffix: suffix, ancestors: ancestors + [id], visited: &visited, files: &files, problems: &problems)
-            } else if entry.hasSuffix("." + suffix) {
+                walk(path, suffixes: suffixes, ancestors: ancestors + [id], visited: &visited, files: &files, problems: &problems)
+            } else if suffixes.contains(where: { entry.hasSuffix("." + $0) }) {
                 files.append(path)
             }
         }

@@ -36,11 +36,14 @@ public struct SuiteRunner: Sendable {
         }
         let cache = SurveyCache(registry: registry)
         let work = scenarios
+        // Goldens without a scenario are looked for while the scenarios run.
+        let obsoleteScan = BackgroundValue { [self] in
+            filter == nil ? obsoleteSnapshots(roots: roots, names: Set(work.map(\.name))) : []
+        }
         let reports = ParallelMap.run(count: work.count, jobs: jobs, progress: progress) { index in
             runOne(name: work[index].name, path: work[index].path, cache: cache)
         }
-        let obsolete = filter == nil ? obsoleteSnapshots(roots: roots, names: Set(scenarios.map(\.name))) : []
-        return SuiteResult(reports: reports, obsolete: obsolete, problems: problems, mode: mode)
+        return SuiteResult(reports: reports, obsolete: obsoleteScan.value, problems: problems, mode: mode)
     }
 
     private func runOne(name: String, path: String, cache: SurveyCache) -> ScenarioReport {
@@ -108,9 +111,8 @@ public struct SuiteRunner: Sendable {
             return layout.snapshotFolder(mirroring: root)
         }
         let existing = folders.filter { FileManager.default.fileExists(atPath: $0) }
-        let (goldens, _) = ScenarioDiscovery.find(existing, extension: SnapshotLayout.goldenExtension)
-        let (pending, _) = ScenarioDiscovery.find(existing, extension: "new")
-        return (goldens + pending).filter { file in
+        let (snapshots, _) = ScenarioDiscovery.find(existing, extensions: [SnapshotLayout.goldenExtension, "new"])
+        return snapshots.filter { file in
             guard let name = layout.name(ofSnapshot: file) else { return false }
             return !names.contains(name) && !FileManager.default.fileExists(atPath: layout.scenarioPath(name))
         }.sorted()
@@ -158,6 +160,25 @@ public struct SuiteResult: Sendable {
 
     public var hasInvalidInput: Bool { !problems.isEmpty || reports.contains { !$0.invalid.isEmpty } }
     public var failedCount: Int { reports.filter { !$0.passed }.count }
+}
+
+/// A value computed on a thread of its own; `value` waits for it.
+final class BackgroundValue<T: Sendable>: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var result: T?
+
+    init(_ body: @escaping @Sendable () -> T) {
+        Thread { [self] in
+            result = body()
+            done.signal()
+        }.start()
+    }
+
+    var value: T {
+        done.wait()
+        done.signal()
+        return result!
+    }
 }
 
 /// Runs `count` pieces of work on up to `jobs` threads and returns the results in index order.

@@ -54,11 +54,11 @@ struct BenchReport {
             progress("jobs")
             var count = 0
             let one = BenchFigure.of(runs: runs) {
-                let (seconds, scenarios) = bench.suiteSeconds(layout, jobs: 1)
+                let (seconds, scenarios) = bench.suiteSeconds(layout, jobs: 1, repeats: 5)
                 count = scenarios
                 return seconds
             }
-            let two = BenchFigure.of(runs: runs) { bench.suiteSeconds(layout, jobs: 2).seconds }
+            let two = BenchFigure.of(runs: runs) { bench.suiteSeconds(layout, jobs: 2, repeats: 5).seconds }
             report.jobs = (one, two, count)
             try? FileManager.default.removeItem(atPath: InputFiles.folder(of: layout.scenariosRoot))
         }
