@@ -50,3 +50,28 @@ enum CLIFixtures {
         }
         """
 }
+
+/// Runs the built `survey-replay` beside the test bundle, as a user's shell would.
+func runBinary(
+    _ arguments: [String], input: String? = nil, folder: URL? = nil, environment: [String: String]? = nil
+) throws -> CLIResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("survey-replay")
+    process.arguments = arguments
+    if let folder { process.currentDirectoryURL = folder }
+    if let environment { process.environment = environment }
+    let output = Pipe()
+    let errors = Pipe()
+    let stdin = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    process.standardInput = stdin
+    try process.run()
+    if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+    try stdin.fileHandleForWriting.close()
+    // Read both pipes before waiting, so a full pipe cannot block the process.
+    let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let error = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return CLIResult(status: process.terminationStatus, out: out, error: error)
+}

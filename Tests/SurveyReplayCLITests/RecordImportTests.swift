@@ -43,17 +43,8 @@ import SurveyFormats
         let folder = try TemporaryFolder()
         let surveyPath = try folder.write("surveys/smoking.json", CLIFixtures.survey)
         let scenarioPath = folder.path + "/scenarios/new.scenario"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ExecutableTests.executable)
-        process.arguments = ["record", surveyPath, "-o", scenarioPath, "--today", "2026-11-22"]
-        let input = Pipe()
-        process.standardInput = input
-        process.standardOutput = Pipe()
-        try process.run()
-        input.fileHandleForWriting.write(Data("1\n:submit\n12\n1\n:submit\n".utf8))
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let recorded = try runBinary(["record", surveyPath, "-o", scenarioPath, "--today", "2026-11-22"], input: "1\n:submit\n12\n1\n:submit\n")
+        #expect(recorded.status == 0)
 
         let text = try #require(FileManager.default.contents(atPath: scenarioPath).map { String(decoding: $0, as: UTF8.self) })
         #expect(text == """

@@ -119,25 +119,12 @@ import SurveyCore
 }
 
 @Suite struct ExecutableTests {
-    /// The built `survey-replay` beside the test bundle.
-    static var executable: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("survey-replay").path
-    }
-
     @Test func theRealBinaryReportsExitCodes() throws {
         let folder = try TemporaryFolder()
         try folder.write("smoking.json", CLIFixtures.survey)
         let scenario = try folder.write("a.scenario", "survey smoking.json\nanswer smoker \"No\"\nexpect current per_day\n")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.executable)
-        process.arguments = ["replay", scenario]
-        let errorPipe = Pipe()
-        process.standardError = errorPipe
-        process.standardOutput = Pipe()
-        try process.run()
-        let errorText = String(decoding: errorPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
-        #expect(errorText.contains("expected the current question to be 'per_day', but it is 'done'"))
+        let result = try runBinary(["replay", scenario])
+        #expect(result.status == 1)
+        #expect(result.error.contains("expected the current question to be 'per_day', but it is 'done'"))
     }
 }

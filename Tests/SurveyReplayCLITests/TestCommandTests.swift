@@ -197,20 +197,10 @@ private final class Project {
 
     @Test func withNoArgumentsTheBinaryRunsTheProjectSuite() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ExecutableTests.executable)
-        process.arguments = []
-        process.currentDirectoryURL = root
-        process.environment = ["CI": "true", "PATH": "/usr/bin:/bin"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = Pipe()
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        #expect(text.contains("ok      checkin/happy-path\n"))
-        #expect(text.contains(" passed, 0 failed (record mode never)"))
+        let result = try runBinary([], folder: root, environment: ["CI": "true", "PATH": "/usr/bin:/bin"])
+        #expect(result.status == 0)
+        #expect(result.out.contains("ok      checkin/happy-path\n"))
+        #expect(result.out.contains(" passed, 0 failed (record mode never)"))
     }
 }
 
