@@ -16,6 +16,25 @@ public struct FormatRegistry: Sendable {
 
     /// Parses a survey file, detects its format and loads it.
     public func load(_ file: SourceFile) throws(InputError) -> any Survey {
+        let (format, root) = try recognize(file)
+        return try format.load(JSONCursor(node: root))
+    }
+
+    /// Lints a survey file: its syntax errors, or what its format finds in it, in file order.
+    public func lint(_ file: SourceFile) -> (format: String?, findings: [Diagnostic]) {
+        do throws(InputError) {
+            let (format, root) = try recognize(file)
+            let findings = format.lint(JSONCursor(node: root)).sorted { left, right in
+                (left.position ?? SourcePosition(line: 0, column: 0), left.rule ?? "") < (right.position ?? SourcePosition(line: 0, column: 0), right.rule ?? "")
+            }
+            return (format.name, findings)
+        } catch {
+            return (nil, error.diagnostics)
+        }
+    }
+
+    /// The parsed file and the format that recognizes it.
+    private func recognize(_ file: SourceFile) throws(InputError) -> (any SurveyFormat, JSONNode) {
         let root = try JSONParser.parse(file)
         guard let format = formats.first(where: { $0.recognizes(root) }) else {
             let kinds = formats.map(\.signature).joined(separator: "; or ")
@@ -24,6 +43,6 @@ public struct FormatRegistry: Sendable {
                     file: file.path, position: file.position(of: root.offset),
                     message: "cannot tell which survey format this is; expected \(kinds)"))
         }
-        return try format.load(JSONCursor(node: root))
+        return (format, root)
     }
 }

@@ -9,6 +9,10 @@ public protocol SurveyFormat: Sendable {
     func recognizes(_ root: JSONNode) -> Bool
     /// Decodes and checks the file; every problem that stops a run is an error with its location.
     func load(_ root: JSONCursor) throws(InputError) -> any Survey
+    /// Every finding about the file, without running it: what would stop a run (errors), what the real
+    /// engine does that the author probably did not mean, and what crashes it. Works on files that fail to
+    /// load, reporting as much as can be read.
+    func lint(_ root: JSONCursor) -> [Diagnostic]
 }
 
 /// A loaded survey, ready to start sessions.

@@ -80,7 +80,7 @@ struct SurveyNativeDecoder {
             SurveyNative.Question(
                 id: id, text: object["question"]?.stringValue, header: object["header"]?.stringValue, kind: kind,
                 showIf: showIf, subQuestions: [], owner: owner, isSubQuestion: isSubQuestion, location: object.location,
-                crash: crash))
+                choiceLocations: (object["options"]?.elements ?? object["values"]?.elements ?? []).map(\.location), crash: crash))
 
         guard let subCursor = object["sub_questions"] else { return slot }
         if isSubQuestion {
@@ -98,7 +98,8 @@ struct SurveyNativeDecoder {
         let question = questions[slot]
         questions[slot] = SurveyNative.Question(
             id: question.id, text: question.text, header: question.header, kind: question.kind, showIf: question.showIf,
-            subQuestions: subSlots, owner: owner, isSubQuestion: false, location: question.location, crash: question.crash)
+            subQuestions: subSlots, owner: owner, isSubQuestion: false, location: question.location,
+            choiceLocations: question.choiceLocations, crash: question.crash)
         return slot
     }
 

@@ -16,6 +16,10 @@ public struct SurveyNativeFormat: SurveyFormat {
         try loadSurvey(root).survey
     }
 
+    public func lint(_ root: JSONCursor) -> [Diagnostic] {
+        SurveyNativeLint.findings(root)
+    }
+
     /// The survey and the warnings found while reading it (keys the engine ignores, and the like).
     public func loadSurvey(_ root: JSONCursor) throws(InputError) -> (survey: SurveyNativeSurvey, warnings: [Diagnostic]) {
         let (survey, warnings) = try SurveyNativeDecoder.decode(root)

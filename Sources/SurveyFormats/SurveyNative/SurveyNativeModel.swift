@@ -14,6 +14,8 @@ public enum SurveyNative {
         public let owner: Int
         public let isSubQuestion: Bool
         public let location: SourceLocation
+        /// Where each choice is: the options of a select or table, the values of a segment_select.
+        public let choiceLocations: [SourceLocation]
         /// Why the real engine would crash when this question is shown (a force-unwrapped key is missing).
         public let crash: String?
     }

@@ -1,0 +1,58 @@
+import SurveyCore
+import SurveyFormats
+import SurveyHarness
+
+/// `survey-replay lint SURVEY...`: what will break at run time, found without running.
+enum LintCommand {
+    static let spec = CommandSpec(
+        name: "lint",
+        summary: "Find what will break at run time in survey files, without running them.",
+        operands: [.init("SURVEY", help: "Survey files.", repeated: true)],
+        options: [.flag("--json", help: "Print the findings as JSON: rule, severity, file, line, column, pointer, message, hint.")],
+        discussion: """
+            Each finding has a rule id, a severity (error: the survey cannot work as written; warning: the
+            engine does something the author probably did not mean), file:line:col, the JSON pointer, a message
+            and a hint. Rules are listed in the README.
+
+            Exit codes: 0 no errors (warnings allowed); 1 an error was found; 2 bad usage or an unreadable file.
+            """,
+        run: run)
+
+    static func run(_ invocation: Invocation) throws -> Int32 {
+        var all: [Diagnostic] = []
+        for path in invocation.arguments.operands {
+            all += FormatRegistry.standard.lint(try InputFiles.read(path)).findings
+        }
+        let console = invocation.console
+        if invocation.arguments.flag("--json") {
+            let entries: [JSONValue] = all.map { finding in
+                .object([
+                    "rule": finding.rule.map(JSONValue.string) ?? .null,
+                    "severity": .string(finding.severity.rawValue),
+                    "file": finding.file.map(JSONValue.string) ?? .null,
+                    "line": finding.position.map { .number(Double($0.line)) } ?? .null,
+                    "column": finding.position.map { .number(Double($0.column)) } ?? .null,
+                    "pointer": finding.pointer.map(JSONValue.string) ?? .null,
+                    "message": .string(finding.message),
+                    "hint": finding.hint.map(JSONValue.string) ?? .null,
+                ])
+            }
+            console.out(CanonicalJSON.pretty(.array(entries)) + "\n")
+        } else {
+            for finding in all {
+                let rule = finding.rule.map { " [\($0)]" } ?? ""
+                console.out(finding.description.replacingFirstLine { $0 + rule } + "\n")
+            }
+            let errors = all.filter { $0.severity == .error }.count
+            console.out("\(errors) error\(errors == 1 ? "" : "s"), \(all.count - errors) warning\(all.count - errors == 1 ? "" : "s")\n")
+        }
+        return all.contains { $0.severity == .error } ? ExitCode.failure : ExitCode.success
+    }
+}
+
+extension String {
+    fileprivate func replacingFirstLine(_ change: (String) -> String) -> String {
+        guard let end = firstIndex(of: "\n") else { return change(self) }
+        return change(String(self[..<end])) + String(self[end...])
+    }
+}
