@@ -20,7 +20,10 @@ public protocol Survey: Sendable {
     var format: String { get }
     /// Every id an action may name, in document order.
     var questionIDs: [String] { get }
-    func makeSession(_ settings: SessionSettings) -> any SurveySession
+    /// A session; with a recorder, the session reports every branch it takes into it.
+    func makeSession(_ settings: SessionSettings, coverage: CoverageRecorder?) -> any SurveySession
+    /// The branches of the survey's logic, for coverage.
+    func coveragePlan() -> CoveragePlan
     /// How the recorder shows a question, or nil for an unknown id.
     func prompt(for question: String, settings: SessionSettings) -> QuestionPrompt?
     /// Turns what a person typed at the recorder's prompt into an answer value, or says why it cannot.
@@ -48,6 +51,12 @@ public struct InputProblem: Error, Sendable, Equatable {
 
     public init(_ message: String) {
         self.message = message
+    }
+}
+
+extension Survey {
+    public func makeSession(_ settings: SessionSettings) -> any SurveySession {
+        makeSession(settings, coverage: nil)
     }
 }
 

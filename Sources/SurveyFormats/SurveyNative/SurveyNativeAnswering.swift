@@ -235,7 +235,7 @@ extension SurveyNativeSession {
     // MARK: helpers
 
     private func firstFailure(_ validations: [SurveyNative.Validation], text: String) throws(EngineCrash) -> String? {
-        try SurveyNativeComparison.firstFailure(of: validations, text: { _ in text }, answerOf: answer(for:))
+        try SurveyNativeComparison.firstFailure(of: validations, text: { _ in text }, answerOf: answer(for:), checkedValidation: validationChecked)
     }
 
     /// Validations of a dynamic-label question apply to their `for_label` field, skipped when that label is
@@ -251,7 +251,7 @@ extension SurveyNativeSession {
                 }
                 return labels.contains(label) ? (values[label]?.stringValue ?? "") : nil
             },
-            answerOf: answer(for:))
+            answerOf: answer(for:), checkedValidation: validationChecked)
     }
 
     /// The label set a dynamic-label question shows: the one its answer uses, else the one last chosen for

@@ -14,8 +14,8 @@ struct SurveyNativeConditionIndex {
     private(set) var leavesAbout: [[ConditionLeaf]]
     private(set) var hostKeys: [String] = []
     private(set) var hostDependents: [String: [Int]] = [:]
-    /// Whether an evaluated leaf lacks its `value` (its evaluation crashes the engine).
-    private(set) var hasCrashingConditions = false
+    /// The evaluated leaves that lack their `value`: evaluating one crashes the engine.
+    private(set) var valuelessLeaves: [Condition] = []
     private(set) var problems: [Diagnostic] = []
 
     init(file: String, questions: [SurveyNative.Question], slotByID: [String: Int]) {
@@ -42,6 +42,11 @@ struct SurveyNativeConditionIndex {
         return (compiled, index.problems, index.hasCrashingConditions)
     }
 
+    /// Whether evaluating some condition crashes the engine (a leaf without `value`).
+    var hasCrashingConditions: Bool { !valuelessLeaves.isEmpty }
+
+    static let danglingHint = "use the id of a question in this file (ids are case-sensitive)"
+
     /// `subject` names the question in messages ("'age'"); nil for a condition of its own.
     private mutating func compile(
         _ condition: Condition, of slot: Int, subject: String?, evaluated: Bool, into dependencies: inout [Int]
@@ -54,7 +59,7 @@ struct SurveyNativeConditionIndex {
             if leaf.operand != nil {
                 if target < leavesAbout.count { leavesAbout[target].append(leaf) }
             } else if evaluated {
-                hasCrashingConditions = true
+                valuelessLeaves.append(condition)
             }
             return CompiledCondition(leaf: leaf, slot: target)
         case .all(let children):
@@ -84,7 +89,7 @@ struct SurveyNativeConditionIndex {
                 Diagnostic(
                     file: file, location: location,
                     message: "\(what) refers to '\(id)', which no question has\(Spelling.suggestion(for: id, in: questionIDs()))",
-                    rule: "sn-dangling-id"))
+                    hint: SurveyNativeConditionIndex.danglingHint, rule: "sn-dangling-id"))
             return nil
         }
         if !dependencies.contains(slot) { dependencies.append(slot) }

@@ -65,6 +65,48 @@ indirect enum CompiledCondition: Sendable {
     }
 }
 
+extension CompiledCondition {
+    /// `evaluate`, also recording how each leaf came out (in order; `.skipped` past a short-circuit), for
+    /// coverage.
+    func trace(answers: [JSONValue?], host: [String: Bool], into values: inout [CoverageRecorder.LeafValue]) throws(EngineCrash) -> Bool {
+        switch self {
+        case .leaf(let slot, let key, _, _, _):
+            let outcome = try evaluate(answers: answers, host: host)
+            var answer = slot < answers.count ? answers[slot] : nil
+            if let key, case .object(let parts) = answer { answer = parts[key] }
+            values.append(answer == nil ? (outcome ? .unansweredTrue : .unansweredFalse) : (outcome ? .true : .false))
+            return outcome
+        case .host:
+            let outcome = try evaluate(answers: answers, host: host)
+            values.append(outcome ? .true : .false)
+            return outcome
+        case .all(let children), .any(let children):
+            let isAll = if case .all = self { true } else { false }
+            var decided: Bool?
+            for child in children {
+                if decided != nil {
+                    child.skip(into: &values)
+                    continue
+                }
+                let outcome = try child.trace(answers: answers, host: host, into: &values)
+                if outcome != isAll { decided = outcome }
+            }
+            return decided ?? isAll
+        case .constant(let value):
+            return value
+        }
+    }
+
+    /// Marks every leaf of a subtree the evaluation did not reach.
+    private func skip(into values: inout [CoverageRecorder.LeafValue]) {
+        switch self {
+        case .leaf, .host: values.append(.skipped)
+        case .all(let children), .any(let children): for child in children { child.skip(into: &values) }
+        case .constant: break
+        }
+    }
+}
+
 /// The comparisons of the engine: Cocoa equality without coercion, `numberComparison` through Double,
 /// and `contains` on arrays only (reference §4).
 enum SurveyNativeComparison {
@@ -126,10 +168,11 @@ enum SurveyNativeComparison {
     static func firstFailure(
         of validations: [SurveyNative.Validation],
         text: (SurveyNative.Validation) throws(EngineCrash) -> String?,
-        answerOf: (String) -> JSONValue?
+        answerOf: (String) -> JSONValue?,
+        checkedValidation: ((SurveyNative.Validation, Bool) -> Void)? = nil
     ) throws(EngineCrash) -> String? {
         for validation in validations {
-            guard let checked = try text(validation) else { continue }
+            guard let text = try text(validation) else { continue }
             let operand: JSONValue?
             switch validation.operand {
             case .value(let value): operand = value
@@ -140,7 +183,9 @@ enum SurveyNativeComparison {
                 }
                 operand = answer
             }
-            if compare(.string(checked), operand, by: comparison(for: validation.operation)) { continue }
+            let passed = compare(.string(text), operand, by: comparison(for: validation.operation))
+            checkedValidation?(validation, passed)
+            if passed { continue }
             guard let message = validation.failMessage else {
                 throw EngineCrash(reason: "a failing validation has no \"on_fail_message\", which the engine force-casts (DefaultValidator.swift:21-32)")
             }

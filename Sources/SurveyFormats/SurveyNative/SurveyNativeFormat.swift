@@ -20,15 +20,15 @@ public struct SurveyNativeFormat: SurveyFormat {
         SurveyNativeLint.findings(root)
     }
 
-    /// The survey and the warnings found while reading it (keys the engine ignores, and the like).
-    public func loadSurvey(_ root: JSONCursor) throws(InputError) -> (survey: SurveyNativeSurvey, warnings: [Diagnostic]) {
-        let (survey, warnings) = try SurveyNativeDecoder.decode(root)
+    /// The survey and what reading it found (keys the engine ignores, inputs that crash it when shown).
+    public func loadSurvey(_ root: JSONCursor) throws(InputError) -> (survey: SurveyNativeSurvey, findings: [Diagnostic]) {
+        let (survey, findings) = try SurveyNativeDecoder.decode(root)
         if let crash = SurveyNativeSession(survey: survey, settings: SessionSettings()).openingCrash {
             throw InputError(
                 Diagnostic(
                     file: survey.file, location: survey.questions[survey.topLevel[0]].location,
                     message: "the real engine would crash opening this survey: \(crash)"))
         }
-        return (survey, warnings)
+        return (survey, findings)
     }
 }

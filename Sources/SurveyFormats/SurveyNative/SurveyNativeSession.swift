@@ -21,6 +21,8 @@ final class SurveyNativeSession: SurveySession {
     private var openingFailure: String?
     /// How many conditions the session has evaluated: the work tests bound to pin the per-step cost.
     private(set) var evaluationCount = 0
+    /// Where the session reports the branches it takes, if anywhere.
+    private let coverage: (recorder: CoverageRecorder, layout: SurveyNativeCoverageLayout)?
 
     /// Everything the engine keeps (SQ:20-29), per session rather than process-global, for the frontier.
     struct State {
@@ -57,9 +59,10 @@ final class SurveyNativeSession: SurveySession {
         var labelSetDefaults: [String: Int] = [:]
     }
 
-    init(survey: SurveyNativeSurvey, settings: SessionSettings) {
+    init(survey: SurveyNativeSurvey, settings: SessionSettings, coverage: CoverageRecorder? = nil) {
         self.survey = survey
         self.today = settings.today
+        self.coverage = coverage.map { ($0, survey.layout()) }
         do throws(EngineCrash) {
             try openSection(0)
         } catch {
@@ -179,6 +182,7 @@ final class SurveyNativeSession: SurveySession {
                 throw EngineCrash(reason: "submit.url \(survey.submit.url.map { "\"\($0)\"" } ?? "is missing and") is not a URL; the engine force-unwraps URL(string:) when posting")
             }
             state.submitted = true
+            coverage?.recorder.terminal(SurveyNativeCoverageLayout.submitted)
             events.append(TraceEvent("submitted", detail: ["url": .string(url), "method": "POST", "sent": false]))
             return .ok
         case .hostCondition(let key, let outcome):
@@ -250,6 +254,7 @@ final class SurveyNativeSession: SurveySession {
     func store(_ value: JSONValue, at slot: Int) {
         if state.answers[slot] == nil { state.answeredCount += 1 }
         state.answers[slot] = value
+        if let coverage { recordAnswer(value, at: slot, coverage.recorder, coverage.layout) }
     }
 
     /// `updateSkippedQuestions`: the questions whose `show_if` depends on this answer, directly or through
@@ -305,7 +310,19 @@ final class SurveyNativeSession: SurveySession {
     func evaluate(_ slot: Int) throws(EngineCrash) -> Bool {
         guard let condition = survey.showIf[slot] else { return true }
         evaluationCount += 1
-        return try condition.evaluate(answers: state.answers, host: state.hostOutcomes)
+        guard let coverage, let decision = coverage.layout.decisionOfSlot[slot] else {
+            return try condition.evaluate(answers: state.answers, host: state.hostOutcomes)
+        }
+        var leaves: [CoverageRecorder.LeafValue] = []
+        let outcome = try condition.trace(answers: state.answers, host: state.hostOutcomes, into: &leaves)
+        coverage.recorder.decision(decision, outcome: outcome, leaves: leaves)
+        return outcome
+    }
+
+    /// Reports a validation the engine ran, for coverage.
+    func validationChecked(_ validation: SurveyNative.Validation, passed: Bool) {
+        guard let coverage, let index = coverage.layout.validationIndex[validation.location.position] else { return }
+        coverage.recorder.validation(index, passed: passed)
     }
 
     /// Whether an answered id is among the ids a question beyond the active one depends on, directly or
@@ -334,7 +351,7 @@ final class SurveyNativeSession: SurveySession {
     private func sectionsToInsert(changed owner: Int) throws(EngineCrash) {
         let last = survey.topLevel.count - 1
         if state.active == last, !state.showSubmit, isFullyAnswered(last) {
-            state.showSubmit = true
+            showSubmitButton()
             return
         }
         if state.skipped[state.active] {
@@ -356,7 +373,12 @@ final class SurveyNativeSession: SurveySession {
             try openSection(next)
         }
         state.active = next
-        if state.skipped[next] { state.showSubmit = true }
+        if state.skipped[next] { showSubmitButton() }
+    }
+
+    private func showSubmitButton() {
+        state.showSubmit = true
+        coverage?.recorder.terminal(SurveyNativeCoverageLayout.submitShown)
     }
 
     /// Brings a top-level question (the next beyond the frontier) and its sub-questions into the session,
@@ -381,6 +403,7 @@ final class SurveyNativeSession: SurveySession {
             state.subShown.append(shown)
             state.visible.append(false)
             setVisibleFlag(member, !hidden && shown)
+            if hidden || !shown { coverage?.recorder.question(member, shown: false) }
         }
     }
 
@@ -402,6 +425,7 @@ final class SurveyNativeSession: SurveySession {
     private func setVisibleFlag(_ slot: Int, _ on: Bool) {
         guard state.visible[slot] != on else { return }
         state.visible.set(slot, on)
+        coverage?.recorder.question(slot, shown: on)
         let mixed = StableHash.mix(UInt64(slot))
         state.visibleSum = on ? state.visibleSum &+ mixed : state.visibleSum &- mixed
     }

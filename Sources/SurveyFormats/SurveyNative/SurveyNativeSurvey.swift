@@ -38,50 +38,33 @@ public struct SurveyNativeSurvey: Survey {
     /// Whether a condition lacks its `value`, so evaluation itself can crash: sessions then evaluate every
     /// dependent when the engine does, to crash at the same step.
     let hasCrashingConditions: Bool
+    /// The coverage layout, worked out once when first needed.
+    let coverageLayout = Lazy<SurveyNativeCoverageLayout>()
 
-    init(file: String, questions: [SurveyNative.Question], topLevel: [Int], submit: SurveyNative.Submit) throws(InputError) {
-        self.file = file
+    init(_ outline: SurveyNativeOutline) throws(InputError) {
+        if let error = outline.loadError { throw error }
+        let questions = outline.questions
+        let topLevel = outline.topLevel
+        let submit = outline.submit
+        let index = outline.conditions
+        self.file = outline.file
         self.questions = questions
         self.topLevel = topLevel
         self.owners = questions.map(\.owner)
         self.submit = submit
+        self.slotByID = outline.slotByID
 
-        var slotByID = [String: Int](minimumCapacity: questions.count)
-        for (slot, question) in questions.enumerated() {
-            if let first = slotByID[question.id] {
-                throw InputError(
-                    Diagnostic(
-                        file: file, location: question.location,
-                        message: "duplicate id '\(question.id)' (first at \(questions[first].location.position)); expected every question id once, since answers are keyed by id",
-                        rule: "sn-duplicate-id"))
-            }
-            slotByID[question.id] = slot
-        }
-        self.slotByID = slotByID
-
-        let index = SurveyNativeConditionIndex(file: file, questions: questions, slotByID: slotByID)
-        var problems = index.problems
         var mayCrash = index.hasCrashingConditions || questions.contains { $0.crash != nil }
             || submit.url.map(SurveyNativeSurvey.isValidURL) != true || submit.buttonTitle == nil
         for question in questions {
             for validation in question.kind.allValidations {
-                if case .answer(let other) = validation.operand {
-                    mayCrash = true
-                    if slotByID[other] == nil {
-                        problems.append(
-                            Diagnostic(
-                                file: file, location: validation.location,
-                                message: "a validation of '\(question.id)' refers to '\(other)', which no question has\(Spelling.suggestion(for: other, in: questions.map(\.id)))",
-                                rule: "sn-dangling-id"))
-                    }
-                }
+                if case .answer = validation.operand { mayCrash = true }
                 if validation.failMessage == nil { mayCrash = true }
             }
             if case .dynamicLabelTextField(_, _, let validations) = question.kind, validations.contains(where: { $0.forLabel == nil }) {
                 mayCrash = true
             }
         }
-        if !problems.isEmpty { throw InputError(problems.sorted { ($0.position ?? SourcePosition(line: 0, column: 0)) < ($1.position ?? SourcePosition(line: 0, column: 0)) }) }
         self.hostConditionKeys = index.hostKeys
         self.hostDependents = index.hostDependents
         self.mayCrash = mayCrash
@@ -100,7 +83,6 @@ public struct SurveyNativeSurvey: Survey {
         self.directDependents = dependents
         self.subDependents = subDependents
         self.sectionEnd = topLevel.indices.map { $0 + 1 < topLevel.count ? topLevel[$0 + 1] : questions.count }
-        try SurveyNativeSurvey.checkForDependencyCycle(file: file, questions: questions, topLevel: topLevel, dependencySlots: dependencySlots)
         self.firstDownstream = SurveyNativeSurvey.firstDownstream(topLevel: topLevel, dependents: dependents)
     }
 
@@ -124,56 +106,10 @@ public struct SurveyNativeSurvey: Survey {
         return result
     }
 
-    /// The real engine makes its dependency map transitive by a recursion without a visited set, so a
-    /// cycle of `show_if` references among top-level questions never ends: it crashes loading the file
-    /// (reference, addendum).
-    private static func checkForDependencyCycle(
-        file: String, questions: [SurveyNative.Question], topLevel: [Int], dependencySlots: [[Int]]
-    ) throws(InputError) {
-        enum Mark { case unvisited, inProgress, done }
-        var marks = [Mark](repeating: .unvisited, count: topLevel.count)
-        var path: [Int] = []
-        // Iterative depth-first search over "show_if of i names top-level question j, which has a show_if".
-        func successors(_ index: Int) -> [Int] {
-            dependencySlots[topLevel[index]].compactMap { slot in
-                !questions[slot].isSubQuestion && questions[slot].showIf != nil ? questions[slot].owner : nil
-            }
-        }
-        for start in topLevel.indices where marks[start] == .unvisited {
-            var stack: [(index: Int, next: [Int])] = [(start, successors(start))]
-            marks[start] = .inProgress
-            path = [start]
-            while !stack.isEmpty {
-                if let successor = stack[stack.count - 1].next.popLast() {
-                    switch marks[successor] {
-                    case .inProgress:
-                        let cycleStart = path.firstIndex(of: successor)!
-                        let names = (path[cycleStart...] + [successor]).map { questions[topLevel[$0]].id }
-                        let question = questions[topLevel[successor]]
-                        throw InputError(
-                            Diagnostic(
-                                file: file, location: question.showIf!.location,
-                                message: "show_if dependencies form a cycle (\(names.joined(separator: " → "))); the real engine's dependency recursion never ends and it crashes loading the file",
-                                hint: "make each show_if depend only on questions whose own show_if does not lead back here",
-                                rule: "sn-dependency-cycle"))
-                    case .unvisited:
-                        marks[successor] = .inProgress
-                        path.append(successor)
-                        stack.append((successor, successors(successor)))
-                    case .done: break
-                    }
-                } else {
-                    marks[stack.removeLast().index] = .done
-                    path.removeLast()
-                }
-            }
-        }
-    }
-
     public var questionIDs: [String] { questions.map(\.id) }
 
-    public func makeSession(_ settings: SessionSettings) -> any SurveySession {
-        SurveyNativeSession(survey: self, settings: settings)
+    public func makeSession(_ settings: SessionSettings, coverage: CoverageRecorder?) -> any SurveySession {
+        SurveyNativeSession(survey: self, settings: settings, coverage: coverage)
     }
 
     public func question(_ id: String) -> SurveyNative.Question? {
@@ -206,5 +142,130 @@ extension SurveyNative.Kind {
         case .yearPicker, .datePicker, .singleTextArea, .addTextField, .segmentSelect, .tableSelect, .unknown:
             []
         }
+    }
+}
+
+/// A survey file as read, with what is worked out from its questions before it can run: the id index, the
+/// compiled conditions, and every problem that keeps it from loading (each repeated id, each id no question
+/// has, each dependency cycle). A load makes a `SurveyNativeSurvey` of it when it has none; lint reports
+/// them all.
+struct SurveyNativeOutline {
+    let file: String
+    /// Every question, top-level and sub, in document order (slot order).
+    let questions: [SurveyNative.Question]
+    /// The slot of each top-level question.
+    let topLevel: [Int]
+    let submit: SurveyNative.Submit
+    /// The slot of each id (of its first question when the id is repeated).
+    let slotByID: [String: Int]
+    let conditions: SurveyNativeConditionIndex
+    /// Each question whose id an earlier one has, located at the later one.
+    let duplicateIDs: [Diagnostic]
+    /// Each id that a show_if, a custom condition or an answer_to_question_id names and no question has, in
+    /// file order.
+    let danglingIDs: [Diagnostic]
+    /// Each cycle of show_if dependencies among top-level questions, in the order a depth-first search
+    /// closes them.
+    let cycles: [Diagnostic]
+
+    init(file: String, questions: [SurveyNative.Question], topLevel: [Int], submit: SurveyNative.Submit) {
+        self.file = file
+        self.questions = questions
+        self.topLevel = topLevel
+        self.submit = submit
+
+        var slotByID = [String: Int](minimumCapacity: questions.count)
+        var duplicates: [Diagnostic] = []
+        for (slot, question) in questions.enumerated() {
+            if let first = slotByID[question.id] {
+                duplicates.append(
+                    Diagnostic(
+                        file: file, location: question.location,
+                        message: "duplicate id '\(question.id)' (first at \(questions[first].location.position)); expected every question id once, since answers are keyed by id",
+                        hint: "rename one of them: the engine stores both answers under one key, the later overwriting the earlier",
+                        rule: "sn-duplicate-id"))
+            } else {
+                slotByID[question.id] = slot
+            }
+        }
+        self.slotByID = slotByID
+        self.duplicateIDs = duplicates
+
+        let conditions = SurveyNativeConditionIndex(file: file, questions: questions, slotByID: slotByID)
+        self.conditions = conditions
+        var dangling = conditions.problems
+        for question in questions {
+            for validation in question.kind.allValidations {
+                if case .answer(let other) = validation.operand, slotByID[other] == nil {
+                    dangling.append(
+                        Diagnostic(
+                            file: file, location: validation.location,
+                            message: "a validation of '\(question.id)' refers to '\(other)', which no question has\(Spelling.suggestion(for: other, in: questions.map(\.id)))",
+                            hint: SurveyNativeConditionIndex.danglingHint, rule: "sn-dangling-id"))
+                }
+            }
+        }
+        self.danglingIDs = dangling.sorted {
+            ($0.position ?? SourcePosition(line: 0, column: 0)) < ($1.position ?? SourcePosition(line: 0, column: 0))
+        }
+        self.cycles = SurveyNativeOutline.dependencyCycles(
+            file: file, questions: questions, topLevel: topLevel, dependencySlots: conditions.dependencySlots)
+    }
+
+    /// What stops a load, as loading reports it: the first repeated id, else every id no question has, else
+    /// the first cycle.
+    var loadError: InputError? {
+        if let duplicate = duplicateIDs.first { return InputError(duplicate) }
+        if !danglingIDs.isEmpty { return InputError(danglingIDs) }
+        return cycles.first.map { InputError($0) }
+    }
+
+    /// The real engine makes its dependency map transitive by a recursion without a visited set, so a
+    /// cycle of `show_if` references among top-level questions never ends: it crashes loading the file
+    /// (reference, addendum).
+    private static func dependencyCycles(
+        file: String, questions: [SurveyNative.Question], topLevel: [Int], dependencySlots: [[Int]]
+    ) -> [Diagnostic] {
+        enum Mark { case unvisited, inProgress, done }
+        var marks = [Mark](repeating: .unvisited, count: topLevel.count)
+        var path: [Int] = []
+        var cycles: [Diagnostic] = []
+        // Iterative depth-first search over "show_if of i names top-level question j, which has a show_if";
+        // each edge back to a question in progress closes one cycle.
+        func successors(_ index: Int) -> [Int] {
+            dependencySlots[topLevel[index]].compactMap { slot in
+                !questions[slot].isSubQuestion && questions[slot].showIf != nil ? questions[slot].owner : nil
+            }
+        }
+        for start in topLevel.indices where marks[start] == .unvisited {
+            var stack: [(index: Int, next: [Int])] = [(start, successors(start))]
+            marks[start] = .inProgress
+            path = [start]
+            while !stack.isEmpty {
+                if let successor = stack[stack.count - 1].next.popLast() {
+                    switch marks[successor] {
+                    case .inProgress:
+                        let cycleStart = path.firstIndex(of: successor)!
+                        let names = (path[cycleStart...] + [successor]).map { questions[topLevel[$0]].id }
+                        let question = questions[topLevel[successor]]
+                        cycles.append(
+                            Diagnostic(
+                                file: file, location: question.showIf!.location,
+                                message: "show_if dependencies form a cycle (\(names.joined(separator: " → "))); the real engine's dependency recursion never ends and it crashes loading the file",
+                                hint: "make each show_if depend only on questions whose own show_if does not lead back here",
+                                rule: "sn-dependency-cycle"))
+                    case .unvisited:
+                        marks[successor] = .inProgress
+                        path.append(successor)
+                        stack.append((successor, successors(successor)))
+                    case .done: break
+                    }
+                } else {
+                    marks[stack.removeLast().index] = .done
+                    path.removeLast()
+                }
+            }
+        }
+        return cycles
     }
 }

@@ -58,7 +58,7 @@ extension SurveyNativeSurvey {
             let texts = texts(for: validations, literals: [])
             values = [.object(Dictionary(uniqueKeysWithValues: fields.map { ($0.label, JSONValue.string(texts[0])) }))]
             for field in fields {
-                values += texts.dropFirst().prefix(2).map { .object([field.label: .string($0)]) }
+                values += texts.dropFirst().map { .object([field.label: .string($0)]) }
             }
         case .dynamicLabelTextField(let labelSets, _, let validations):
             values = []
@@ -66,7 +66,7 @@ extension SurveyNativeSurvey {
                 let perLabel = labels.map { label in texts(for: validations.filter { $0.forLabel == label }, literals: []) }
                 values.append(.object(Dictionary(uniqueKeysWithValues: zip(labels, perLabel).map { ($0, JSONValue.string($1[0])) })))
                 for (label, texts) in zip(labels, perLabel) {
-                    values += texts.dropFirst().prefix(2).map { .object([label: .string($0)]) }
+                    values += texts.dropFirst().map { .object([label: .string($0)]) }
                 }
             }
         case .addTextField:
@@ -88,12 +88,17 @@ extension SurveyNativeSurvey {
 
     /// Texts for a field with these validations: a value that passes every constant bound first, then each
     /// bound's neighbours (one of each side fails on purpose), then a non-number; and the literals
-    /// conditions use, with their neighbours.
-    private func texts(for validations: [SurveyNative.Validation], literals: [ConditionLeaf]) -> [String] {
+    /// conditions use, with their neighbours. A bound that is another question's answer gets the
+    /// neighbours of that question's own candidate numbers, so some walks pass it and some fail it.
+    private func texts(for validations: [SurveyNative.Validation], literals: [ConditionLeaf], followingAnswers: Bool = true) -> [String] {
         var low: Double?
         var high: Double?
         var boundaries: [String] = []
         for validation in validations {
+            if followingAnswers, case .answer(let other) = validation.operand {
+                boundaries += answerNumbers(of: other).flatMap { neighbours(of: .number($0)) }
+                continue
+            }
             guard case .value(let operand) = validation.operand, let bound = SurveyNativeComparison.number(operand) else { continue }
             switch validation.operation {
             case "greater than", "greater than or equal to": low = max(low ?? bound, bound)
@@ -114,6 +119,12 @@ extension SurveyNativeSurvey {
         if !validations.isEmpty { texts.append("abc") }
         var seen: Set<String> = []
         return texts.filter { seen.insert($0).inserted }
+    }
+
+    /// The numbers a text question's candidate values hold (for validations against its answer).
+    private func answerNumbers(of question: String) -> [Double] {
+        guard let slot = slotByID[question], case .singleTextField(_, let validations) = questions[slot].kind else { return [] }
+        return texts(for: validations, literals: leavesAbout[slot], followingAnswers: false).compactMap { SurveyNativeComparison.number(.string($0)) }
     }
 
     /// A literal and, for a number, the numbers one below and above it, as strings.

@@ -28,8 +28,9 @@ public struct ScenarioRunner: Sendable {
         InputFiles.resolve(path, relativeTo: scenario.path)
     }
 
-    public func run(_ scenario: Scenario, survey: any Survey) -> ScenarioResult {
-        let session = survey.makeSession(SessionSettings(today: scenario.today ?? SessionSettings.defaultToday))
+    /// Replays the scenario; with a recorder, the session reports the branches it takes into it.
+    public func run(_ scenario: Scenario, survey: any Survey, coverage: CoverageRecorder? = nil) -> ScenarioResult {
+        let session = survey.makeSession(SessionSettings(today: scenario.today ?? SessionSettings.defaultToday), coverage: coverage)
         var trace = Trace(survey: scenario.surveyPath ?? "", format: survey.format, start: Trace.View(of: session))
         var failures: [ScenarioResult.Failure] = []
         let known = Set(survey.questionIDs)

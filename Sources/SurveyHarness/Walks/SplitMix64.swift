@@ -55,8 +55,10 @@ public struct ChoiceStream {
         self.recorded = []
     }
 
-    public init(recorded: [[Int]]) {
-        self.generator = nil
+    /// Replays a recording; then, with a generator, goes on drawing from it (a walk that starts the way a
+    /// known one did and then explores), and without one, ends.
+    public init(recorded: [[Int]], continuingWith generator: SplitMix64? = nil) {
+        self.generator = generator
         self.recorded = recorded
     }
 
@@ -78,11 +80,11 @@ public struct ChoiceStream {
     /// A choice in `0..<bound`.
     public mutating func draw(_ bound: Int) -> Int {
         let choice: Int
-        if generator != nil {
-            choice = generator!.next(below: bound)
-        } else {
+        if stepIndex < recorded.count {
             let step = recorded[stepIndex]
             choice = drawIndex < step.count ? step[drawIndex] % bound : 0
+        } else {
+            choice = generator!.next(below: bound)
         }
         drawIndex += 1
         draws.append(choice)

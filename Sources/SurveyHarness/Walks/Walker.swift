@@ -14,6 +14,8 @@ public struct Walker {
     public var wholeWalkChecks = true
     /// Whether to record each step's view fingerprint (for counting distinct views) without the checks.
     public var recordsViews = false
+    /// Where walk sessions report the branches they take, if anywhere.
+    public var coverage: CoverageRecorder?
     private var chooser: ActionChooser
     /// Actions already shown to read back unchanged from their scenario line.
     private let roundTripped = RoundTripCache()
@@ -67,7 +69,7 @@ public struct Walker {
     }
 
     private func run(_ nextAction: (any SurveySession) -> Action?) -> Outcome {
-        let session = survey.makeSession(settings)
+        let session = survey.makeSession(settings, coverage: coverage)
         let checker = builtInProperties ? survey.makeStepChecker() : nil
         var outcome = Outcome()
         var outcomes: [SurveyCore.Outcome] = []

@@ -14,6 +14,7 @@ enum BenchCommand {
             .value("--runs", "N", help: "Repetitions of each figure (default 5); min, median and max are reported."),
             .flag("--quick", help: "Smaller workloads (for a smoke test, not for the figures)."),
             .value("--survey", "FILE", help: "The small survey for walk and replay speed (default Scenarios/checkin/checkin.json)."),
+            .value("--corpus", "DIR", help: "Survey files whose covering scenarios 'generate' is measured on (default ../shared/corpus)."),
             .value("--only", "PART", help: "Measure one part only (to profile it).", choices: BenchReport.Part.allCases.map(\.rawValue)),
         ],
         discussion: """
@@ -21,6 +22,9 @@ enum BenchCommand {
             10,000 and 100,000 questions are generated in memory (each show_if on one to three earlier
             questions, some and/or trees three deep, some sub-questions and validations). Figures are min,
             median and max over the runs; targets met are marked.
+
+            The generate part runs 'generate' on the team's surveys (under Scenarios/) and on every survey in
+            --corpus that loads, and counts the seeded random walks that take as many branches.
             """,
         run: run)
 
@@ -31,7 +35,7 @@ enum BenchCommand {
         let surveyPath = arguments.value("--survey") ?? "Scenarios/checkin/checkin.json"
         let survey = try FormatRegistry.standard.load(InputFiles.read(surveyPath))
         let parts = arguments.value("--only").flatMap(BenchReport.Part.init(rawValue:)).map { [$0] } ?? BenchReport.Part.allCases
-        let report = BenchReport.measure(survey: survey, surveyPath: surveyPath, parts: Set(parts), runs: runs, quick: quick, progress: { step in
+        let report = BenchReport.measure(survey: survey, surveyPath: surveyPath, parts: Set(parts), runs: runs, quick: quick, corpus: arguments.value("--corpus") ?? "../shared/corpus", progress: { step in
             if invocation.console.isTerminal { invocation.console.error("\r\u{1B}[K\(step)…") }
         })
         if invocation.console.isTerminal { invocation.console.error("\r\u{1B}[K") }

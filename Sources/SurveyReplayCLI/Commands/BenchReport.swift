@@ -14,16 +14,17 @@ struct BenchReport {
     var memory: (at100k: Int, at1M: Int, peak: Int)?
     var suite: (figure: BenchFigure, scenarios: Int)?
     var jobs: (one: BenchFigure, two: BenchFigure, scenarios: Int)?
+    var generation: [GenerationFigure] = []
 
     static let sizes = [100, 1_000, 10_000, 100_000]
 
     /// The parts of a bench run, which `--only` selects.
     enum Part: String, CaseIterable {
-        case memory, walks, replay, sizes, suite, jobs
+        case memory, walks, replay, sizes, suite, jobs, generate
     }
 
     static func measure(
-        survey: any Survey, surveyPath: String, parts: Set<Part>, runs: Int, quick: Bool, progress: (String) -> Void
+        survey: any Survey, surveyPath: String, parts: Set<Part>, runs: Int, quick: Bool, corpus: String, progress: (String) -> Void
     ) -> BenchReport {
         let bench = Benchmark()
         var report = BenchReport(survey: surveyPath)
@@ -72,7 +73,23 @@ struct BenchReport {
             }
             report.suite = (figure, count)
         }
+        if parts.contains(.generate) {
+            for (path, survey) in generationSurveys(corpus: corpus, quick: quick) {
+                progress("generate \(path)")
+                report.generation.append(bench.generation(survey, path: path, randomCap: quick ? 2_000 : 100_000))
+            }
+        }
         return report
+    }
+
+    /// The team's surveys (under Scenarios/) and, unless quick, the corpus surveys that load, by path.
+    private static func generationSurveys(corpus: String, quick: Bool) -> [(String, any Survey)] {
+        var paths = ScenarioDiscovery.find(["Scenarios"], extension: "json").files.sorted()
+        if !quick { paths += ScenarioDiscovery.find([corpus], extension: "json").files.sorted() }
+        return paths.compactMap { path in
+            guard let file = try? InputFiles.read(path), let survey = try? FormatRegistry.standard.load(file) else { return nil }
+            return (path, survey)
+        }
     }
 
     private func ratio(_ size: Int) -> Double? {
@@ -120,6 +137,18 @@ struct BenchReport {
             object["jobsScaling"] = ["scenarios": .number(Double(jobs.scenarios)), "jobs1Seconds": figureJSON(jobs.one), "jobs2Seconds": figureJSON(jobs.two),
                                      "speedup": .number(jobs.one.median / jobs.two.median)]
         }
+        if !generation.isEmpty {
+            object["generation"] = .array(
+                generation.map { figure in
+                    [
+                        "survey": .string(figure.path), "scenarios": .number(Double(figure.scenarios)), "actions": .number(Double(figure.actions)),
+                        "branchesTaken": .number(Double(figure.taken)), "branchesPossible": .number(Double(figure.possible)),
+                        "branchesImpossible": .number(Double(figure.impossible)), "searchWalks": .number(Double(figure.searchWalks)),
+                        "seconds": .number(figure.seconds), "randomWalksToSameCoverage": figure.randomWalks.map { .number(Double($0)) } ?? .null,
+                        "randomWalksCap": .number(Double(figure.randomCap)),
+                    ]
+                })
+        }
         return .object(object)
     }
 
@@ -143,6 +172,16 @@ struct BenchReport {
         if let suite { lines.append("survey-replay test on the project's \(suite.scenarios) scenarios, s: \(figure(suite.figure, { String(format: "%.3f", $0) }))") }
         if let jobs {
             lines.append("--jobs 2 on \(jobs.scenarios) scenarios: \(String(format: "%.2f", jobs.one.median / jobs.two.median))× faster than --jobs 1")
+        }
+        if !generation.isEmpty {
+            lines.append("")
+            lines.append("generate: covering scenarios beside random walks to the same number of branches taken")
+            for figure in generation {
+                let random = figure.randomWalks.map { "\($0) random walks" } ?? "more than \(figure.randomCap) random walks"
+                lines.append(
+                    "  \(figure.path): \(figure.scenarios) scenarios (\(figure.actions) actions) take \(figure.taken)/\(figure.possible) branches"
+                        + " in \(decimal(figure.seconds)) s (\(figure.searchWalks) search walks); \(random)")
+            }
         }
         lines.append("")
         lines.append("targets:")

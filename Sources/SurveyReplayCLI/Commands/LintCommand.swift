@@ -10,11 +10,13 @@ enum LintCommand {
         operands: [.init("SURVEY", help: "Survey files.", repeated: true)],
         options: [.flag("--json", help: "Print the findings as JSON: rule, severity, file, line, column, pointer, message, hint.")],
         discussion: """
-            Each finding has a rule id, a severity (error: the survey cannot work as written; warning: the
-            engine does something the author probably did not mean), file:line:col, the JSON pointer, a message
-            and a hint. Rules are listed in the README.
+            Each finding has a rule id, a severity (error: the survey cannot work as written or crashes the
+            engine; warning: the engine does something the author probably did not mean; note: engine
+            behaviour worth knowing where this survey meets it), file:line:col, the JSON pointer, a message and
+            a hint. Rules are listed in docs/surveynative.md.
 
-            Exit codes: 0 no errors (warnings allowed); 1 an error was found; 2 bad usage or an unreadable file.
+            Exit codes: 0 no errors (warnings and notes allowed); 1 an error was found; 2 bad usage or an
+            unreadable file.
             """,
         run: run)
 
@@ -43,8 +45,11 @@ enum LintCommand {
                 let rule = finding.rule.map { " [\($0)]" } ?? ""
                 console.out(finding.description.replacingFirstLine { $0 + rule } + "\n")
             }
-            let errors = all.filter { $0.severity == .error }.count
-            console.out("\(errors) error\(errors == 1 ? "" : "s"), \(all.count - errors) warning\(all.count - errors == 1 ? "" : "s")\n")
+            func count(_ severity: Diagnostic.Severity, _ name: String) -> String {
+                let number = all.filter { $0.severity == severity }.count
+                return "\(number) \(name)\(number == 1 ? "" : "s")"
+            }
+            console.out("\(count(.error, "error")), \(count(.warning, "warning")), \(count(.note, "note"))\n")
         }
         return all.contains { $0.severity == .error } ? ExitCode.failure : ExitCode.success
     }

@@ -1,3 +1,5 @@
+import SurveyCore
+
 /// `--help` text, generated from the command specs.
 enum Help {
     static let toolName = "survey-replay"
@@ -49,14 +51,8 @@ enum Help {
     private static func table(_ rows: [(String, String)]) -> [String] {
         let width = min(28, (rows.map(\.0.count).max() ?? 0) + 2)
         return rows.map { head, text in
-            let padded = head.count + 2 > width ? head + "\n" + String(repeating: " ", count: width + 2) : head.padding(to: width)
+            let padded = head.count + 2 > width ? head + "\n" + String(repeating: " ", count: width + 2) : head.padded(to: width)
             return "  " + padded + text
         }
-    }
-}
-
-extension String {
-    fileprivate func padding(to width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 }

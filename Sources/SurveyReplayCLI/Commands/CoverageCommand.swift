@@ -1,0 +1,89 @@
+import SurveyCore
+import SurveyFormats
+import SurveyHarness
+
+/// `survey-replay coverage [PATH...]` and `survey-replay coverage merge FILE...`: skip-logic coverage.
+enum CoverageCommand {
+    static let spec = CommandSpec(
+        name: "coverage",
+        summary: "Measure which branches of the skip logic scenarios and walks take; merge saved runs.",
+        operands: [.init("PATH", help: "Scenario files or folders, survey files (walks only), or 'merge' then coverage JSON files.", optional: true, repeated: true)],
+        options: [
+            .value("--walks", "N", help: "Add N random walks on every survey (default 0)."),
+            .value("--seed", "S", help: "Seed of the walks (default 1)."),
+            .value("--max-steps", "K", help: "Steps per walk at most (default 100)."),
+            .value("--today", "DATE", help: "The walks' clock as yyyy-MM-dd (default 2026-01-01)."),
+            .value("--json", "FILE", help: "Write the coverage as JSON (what 'coverage merge' reads)."),
+            .value("--lcov", "FILE", help: "Write an LCOV tracefile of the survey files (genhtml renders them)."),
+            .value("--cobertura", "FILE", help: "Write Cobertura XML."),
+            .value("--dot", "FILE", help: "Write a Graphviz picture of the skip logic, coloured by coverage."),
+            .value("--min", "PERCENT", help: "Fail (exit 1) when branch coverage of any survey is below PERCENT."),
+        ],
+        discussion: """
+            A branch is one outcome of one decision point: each show_if true and false, each leaf condition true
+            and false (evaluations on an unanswered question are counted apart, as not evaluable), each
+            validation passed and failed, each option picked, each question shown and answered, Submit shown
+            and submitted. A branch is taken, reached but not taken, never reached, or impossible (proved so
+            without running, with the reason; not counted). and/or trees also get MC/DC: for each leaf, a pair of
+            evaluations in which only that leaf changed and the decision changed with it.
+
+            Without PATH, the scenarios under Scenarios/. 'coverage merge A.json B.json --json all.json' adds
+            runs from sharded CI jobs (the surveys must be where the files say).
+
+            Exit codes: 0 done; 1 coverage below --min; 2 bad usage or an unreadable or malformed file.
+            """,
+        run: run)
+
+    static func run(_ invocation: Invocation) throws -> Int32 {
+        let arguments = invocation.arguments
+        let surveys: [(path: String, recorder: CoverageRecorder)]
+        var problems: [Diagnostic] = []
+        if arguments.operands.first == "merge" {
+            surveys = try merge(Array(arguments.operands.dropFirst()))
+        } else {
+            let walks = arguments.value("--walks") == nil ? 0 : try WalkOptions.positive(arguments, "--walks", default: 0, command: "coverage")
+            let paths = arguments.operands.isEmpty ? ["Scenarios"] : arguments.operands
+            (surveys, problems) = CoverageRun().run(
+                paths: paths, walks: walks, seed: try WalkOptions.seed(arguments, command: "coverage"),
+                maxSteps: try WalkOptions.positive(arguments, "--max-steps", default: 100, command: "coverage"),
+                today: try WalkOptions.today(arguments, command: "coverage"))
+        }
+        if !problems.isEmpty { throw InputError(problems) }
+        let console = invocation.console
+        for (path, recorder) in surveys { console.out(CoverageTable.text(path: path, recorder) + "\n") }
+        if let file = arguments.value("--json") { try AtomicFile.write(CanonicalJSON.pretty(CoverageFile.json(surveys)) + "\n", to: file) }
+        if let file = arguments.value("--lcov") { try AtomicFile.write(LCOVReport.text(surveys), to: file) }
+        if let file = arguments.value("--cobertura") { try AtomicFile.write(CoberturaReport.xml(surveys), to: file) }
+        if let file = arguments.value("--dot") { try AtomicFile.write(CoverageDOT.text(surveys), to: file) }
+        if let text = arguments.value("--min") {
+            guard let minimum = Double(text), (0...100).contains(minimum) else {
+                throw UsageError(message: "--min needs a percentage from 0 to 100, not '\(text)'", command: "coverage")
+            }
+            let below = surveys.filter { CoverageReport($0.recorder).percent < minimum }
+            for (path, recorder) in below {
+                console.error("\(path): branch coverage \(CoverageTable.format(CoverageReport(recorder).percent))% is below --min \(text)%\n")
+            }
+            if !below.isEmpty { return ExitCode.failure }
+        }
+        return ExitCode.success
+    }
+
+    /// Adds the counts of saved coverage files, survey by survey.
+    private static func merge(_ files: [String]) throws -> [(path: String, recorder: CoverageRecorder)] {
+        guard !files.isEmpty else { throw UsageError(message: "coverage merge needs coverage JSON files", command: "coverage") }
+        var merged: [(path: String, recorder: CoverageRecorder)] = []
+        for file in files {
+            for (path, counts) in try CoverageFile.read(InputFiles.read(file)) {
+                let recorder: CoverageRecorder
+                if let known = merged.first(where: { $0.path == path }) {
+                    recorder = known.recorder
+                } else {
+                    recorder = CoverageRecorder(plan: try FormatRegistry.standard.load(InputFiles.read(path)).coveragePlan())
+                    merged.append((path, recorder))
+                }
+                recorder.merge(try CoverageFile.counts(counts, plan: recorder.plan))
+            }
+        }
+        return merged
+    }
+}
