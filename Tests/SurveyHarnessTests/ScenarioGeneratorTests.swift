@@ -17,7 +17,7 @@ struct ScenarioGeneratorTests {
     private func replayed(_ scenarios: [ScenarioGenerator.Generated], on survey: any Survey) throws -> CoverageReport {
         let recorder = CoverageRecorder(plan: survey.coveragePlan())
         for generated in scenarios {
-            let text = Scenario.make(path: "g.scenario", surveyPath: "survey.json", today: settings.today, actions: generated.actions).text
+            let text = Scenario.make(path: "g.scenario", surveyPath: "survey.json", settings: settings, actions: generated.actions).text
             let result = ScenarioRunner().run(try ScenarioParser.parse(SourceFile(path: "g.scenario", text: text)), survey: survey, coverage: recorder)
             #expect(result.passed)
         }

@@ -117,3 +117,18 @@ import SurveyCore
         }
     }
 }
+
+@Suite struct ScenarioSettingsTests {
+    @Test func aProfileTheFormatLacksIsAStaleScenarioAtItsLine() throws {
+        let scenario = try ScenarioParser.parse(SourceFile(path: "s.scenario", text: "survey smoking.json\nprofile c3pro\nanswer smoker \"Yes\"\n"))
+        let result = ScenarioRunner().run(scenario, survey: try Fixtures.survey())
+        #expect(result.stale == .init(step: 0, line: 2, reason: "unknown profile 'c3pro'; the surveynative format has no profiles"))
+        #expect(result.trace.steps.isEmpty)
+    }
+
+    @Test func anOptionTheFormatLacksIsAStaleScenario() throws {
+        let scenario = try ScenarioParser.parse(SourceFile(path: "s.scenario", text: "survey smoking.json\noption strict yes\n"))
+        let result = ScenarioRunner().run(scenario, survey: try Fixtures.survey())
+        #expect(result.stale?.reason == "unknown option 'strict'; the surveynative format has no options")
+    }
+}

@@ -50,6 +50,43 @@ import SurveyCore
         #expect(scenario.actions.count == 11)
     }
 
+    @Test func readsAndPrintsTheVerbsOfEveryFormat() throws {
+        let text = """
+            survey q.json
+            today 2026-11-22
+            profile c3pro
+            option not-equals-unanswered android-fhir
+            add vitals
+            remove "vitals#2"
+            skip
+            skip pain
+            launch
+            foreground
+            wait 1d12h
+            wait 90s
+            consent later
+            quit
+            resume
+
+            """
+        let scenario = try parse(text)
+        #expect(scenario.text == text.replacingOccurrences(of: "wait 90s", with: "wait 1m30s"))
+        #expect(scenario.settings == SessionSettings(
+            today: CalendarDate(year: 2026, month: 11, day: 22), profile: "c3pro", options: ["not-equals-unanswered": "android-fhir"]))
+        #expect(scenario.actions == [
+            .add(group: "vitals"), .remove(instance: "vitals#2"), .skip(question: nil), .skip(question: "pain"), .app(.launch),
+            .app(.foreground), .app(.wait(seconds: 129_600)), .app(.wait(seconds: 90)), .app(.consent(.later)), .app(.quit), .app(.resume),
+        ])
+    }
+
+    @Test func reportsBadDurationsConsentsAndLateProfiles() {
+        #expect(diagnostics("survey a.json\nwait 3x\n").first?.description == "s.scenario:2:6: error: '3x' is not a duration; expected numbers with units d, h, m, s in that order, e.g. 3d or 1d12h")
+        #expect(diagnostics("survey a.json\nwait 3h2d\n").first?.message.contains("is not a duration") == true)
+        #expect(diagnostics("survey a.json\nwait\n").first?.message == "expected a duration such as 3d, 12h, 30m or 1d12h here")
+        #expect(diagnostics("survey a.json\nconsent acept\n").first?.message == "'acept' is not a consent choice; expected accept, later or never; did you mean 'accept'?")
+        #expect(diagnostics("survey a.json\nlaunch\nprofile c3pro\n").first?.message == "'profile' after the first action; expected it at the top, before any action")
+    }
+
     @Test func readsIdsAndValuesFromSpacedAndCommentedLines() throws {
         let scenario = try parse("survey a.json\n   answer  q1   [\"x\", \"y\"]   # why\nexpect current \"none\"\nexpect current none\n")
         #expect(scenario.lines[1].statement == .action(.answer(question: "q1", value: ["x", "y"])))
@@ -88,7 +125,7 @@ import SurveyCore
 
     @Test func makesAScenarioFromActions() {
         let scenario = Scenario.make(
-            path: "x.scenario", surveyPath: "s.json", today: CalendarDate(year: 2026, month: 1, day: 2),
+            path: "x.scenario", surveyPath: "s.json", settings: SessionSettings(today: CalendarDate(year: 2026, month: 1, day: 2)),
             header: ["Found by fuzz --seed 1"], actions: [.answer(question: "a", value: "b"), .submit])
         #expect(scenario.text == "# Found by fuzz --seed 1\nsurvey s.json\ntoday 2026-01-02\nanswer a \"b\"\nsubmit\n")
     }

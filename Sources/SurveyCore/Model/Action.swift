@@ -15,6 +15,45 @@ public enum Action: Hashable, Sendable {
     case submit
     /// Set what the host app answers for a condition it decides (scenario verb `custom`).
     case hostCondition(key: String, outcome: Bool)
+    /// Add an instance of a repeating group (FHIR).
+    case add(group: String)
+    /// Remove one instance of a repeating group, named `GROUP#N` (FHIR).
+    case remove(instance: String)
+    /// Skip an optional step without answering it: the current one, or a named one (SageResearch, C3-PRO).
+    case skip(question: String?)
+    /// Something the app or its user does outside the questions (Owlmetry's lifecycle).
+    case app(AppEvent)
+}
+
+extension Action {
+    /// The question an action names, if it names one.
+    public var question: String? {
+        switch self {
+        case .answer(let question, _), .clear(let question), .goto(let question): question
+        case .next(let question), .skip(let question): question
+        case .add(let group): group
+        case .remove(let instance): instance
+        case .back, .submit, .hostCondition, .app: nil
+        }
+    }
+}
+
+/// What happens around a questionnaire in the app that shows it: launches, time passing, the consent
+/// sheet, leaving and coming back.
+public enum AppEvent: Hashable, Sendable {
+    case launch
+    case foreground
+    /// Time passes on the scenario's clock.
+    case wait(seconds: Int)
+    case consent(Consent)
+    /// The respondent leaves the questionnaire unfinished.
+    case quit
+    /// The respondent opens it again.
+    case resume
+
+    public enum Consent: String, Hashable, Sendable, CaseIterable {
+        case accept, later, never
+    }
 }
 
 /// How the engine took an action.

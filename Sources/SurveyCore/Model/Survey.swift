@@ -43,6 +43,34 @@ public protocol Survey: Sendable {
     func makeStepChecker() -> any StepChecker
     /// Compiles a condition written as the survey file writes its conditions (for properties files).
     func compileCondition(_ cursor: JSONCursor) throws(InputError) -> any SessionPredicate
+
+    /// The profiles a session of this survey can simulate, and the options it reads with their values
+    /// (the first value of each is the default).
+    var profiles: [String] { get }
+    var options: [String: [String]] { get }
+}
+
+extension Survey {
+    public var profiles: [String] { [] }
+    public var options: [String: [String]] { [:] }
+
+    /// Why these settings do not fit the survey (a profile or option its format does not have), or nil.
+    public func problem(with settings: SessionSettings) -> String? {
+        if let profile = settings.profile, !profiles.contains(profile) {
+            let known = profiles.isEmpty ? "the \(format) format has no profiles" : "expected one of \(profiles.joined(separator: ", "))"
+            return "unknown profile '\(profile)'; \(known)\(Spelling.suggestion(for: profile, in: profiles))"
+        }
+        for (name, value) in settings.options.sorted(by: { $0.key < $1.key }) {
+            guard let values = options[name] else {
+                let known = options.isEmpty ? "the \(format) format has no options" : "expected one of \(options.keys.sorted().joined(separator: ", "))"
+                return "unknown option '\(name)'; \(known)\(Spelling.suggestion(for: name, in: Array(options.keys)))"
+            }
+            if !values.contains(value) {
+                return "option '\(name)' has no value '\(value)'; expected one of \(values.joined(separator: ", "))"
+            }
+        }
+        return nil
+    }
 }
 
 /// Why typed input is not an answer, in words for the person typing.
@@ -60,15 +88,22 @@ extension Survey {
     }
 }
 
-/// What the host environment of a session provides: today's date (a fixed clock, for determinism).
+/// What the host environment of a session provides: today's date (a fixed clock, for determinism), and
+/// where engines disagree, which engine's behaviour to simulate: a profile (`c3pro`) and named options.
 public struct SessionSettings: Sendable, Hashable {
     /// The clock used when no scenario gives one: fixed, so that runs never depend on the machine's date.
     public static let defaultToday = CalendarDate(year: 2026, month: 1, day: 1)
 
     public var today: CalendarDate
+    /// The engine profile a format simulates, when it has several (nil: the format's default).
+    public var profile: String?
+    /// Switches between disagreeing engines' readings of one rule, by name.
+    public var options: [String: String]
 
-    public init(today: CalendarDate = SessionSettings.defaultToday) {
+    public init(today: CalendarDate = SessionSettings.defaultToday, profile: String? = nil, options: [String: String] = [:]) {
         self.today = today
+        self.profile = profile
+        self.options = options
     }
 }
 
@@ -99,6 +134,9 @@ public protocol SurveySession: AnyObject {
     var currentVisiblePosition: Int? { get }
     /// A number that differs whenever the visible list differs (a hash of it).
     var visibleFingerprint: UInt64 { get }
+    /// Actions other than answering, Next, Submit and host conditions that the respondent or the app can
+    /// take now (add a group instance, skip a step, launch the app…), for walks to choose among.
+    var otherActions: [Action] { get }
 }
 
 extension SurveySession {
@@ -113,6 +151,8 @@ extension SurveySession {
     public var visibleFingerprint: UInt64 {
         StableHash.of(visibleQuestions)
     }
+
+    public var otherActions: [Action] { [] }
 
     /// A number that differs whenever the visible list, the current question's place in it or Submit differ.
     public var viewFingerprint: UInt64 {

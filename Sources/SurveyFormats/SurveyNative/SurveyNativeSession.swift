@@ -200,6 +200,12 @@ final class SurveyNativeSession: SurveySession {
             return .doesNotFit("SurveyNative has no Back button: to change an earlier answer, answer that visible question again")
         case .clear:
             return .doesNotFit("SurveyNative cannot clear an answer: answers are only ever overwritten")
+        case .add, .remove:
+            return .doesNotFit("SurveyNative has no repeating groups")
+        case .skip:
+            return .doesNotFit("SurveyNative has no Skip button: a question is left by answering it or with its Next button")
+        case .app:
+            return .doesNotFit("SurveyNative surveys have no app lifecycle: launch, foreground, wait, consent, quit and resume are Owlmetry's")
         }
     }
 

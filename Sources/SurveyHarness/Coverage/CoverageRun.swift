@@ -13,7 +13,7 @@ public struct CoverageRun {
     /// The coverage of each survey: `paths` are scenario files or folders (their surveys are covered) and
     /// survey files (covered by walks only); `walks` random walks are added on every survey.
     public func run(
-        paths: [String], walks: Int, seed: UInt64, maxSteps: Int, today: CalendarDate
+        paths: [String], walks: Int, seed: UInt64, maxSteps: Int, settings: SessionSettings = SessionSettings()
     ) -> (surveys: [(path: String, recorder: CoverageRecorder)], problems: [Diagnostic]) {
         var problems: [Diagnostic] = []
         var recorders: [(path: String, survey: any Survey, recorder: CoverageRecorder)] = []
@@ -46,8 +46,12 @@ public struct CoverageRun {
             }
         }
         if walks > 0 {
-            for (_, survey, coverage) in recorders {
-                var walker = Walker(survey: survey, settings: SessionSettings(today: today), maxSteps: maxSteps, builtInProperties: false, properties: nil)
+            for (path, survey, coverage) in recorders {
+                if let problem = survey.problem(with: settings) {
+                    problems.append(Diagnostic(file: path, position: nil, message: "cannot walk it: \(problem)"))
+                    continue
+                }
+                var walker = Walker(survey: survey, settings: settings, maxSteps: maxSteps, builtInProperties: false, properties: nil)
                 walker.coverage = coverage
                 for walk in 0..<walks {
                     var stream = ChoiceStream(generator: SplitMix64(seed: SplitMix64.walkSeed(seed, walk: walk)))

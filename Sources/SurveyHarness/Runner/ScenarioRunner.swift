@@ -30,7 +30,17 @@ public struct ScenarioRunner: Sendable {
 
     /// Replays the scenario; with a recorder, the session reports the branches it takes into it.
     public func run(_ scenario: Scenario, survey: any Survey, coverage: CoverageRecorder? = nil) -> ScenarioResult {
-        let session = survey.makeSession(SessionSettings(today: scenario.today ?? SessionSettings.defaultToday), coverage: coverage)
+        if let problem = survey.problem(with: scenario.settings) {
+            let line = scenario.lines.first { line in
+                switch line.statement {
+                case .profile?, .option?: true
+                default: false
+                }
+            }
+            let empty = Trace(survey: scenario.surveyPath ?? "", format: survey.format, start: Trace.View(current: nil, visible: [], submittable: false))
+            return ScenarioResult(trace: empty, failures: [], stale: .init(step: 0, line: line?.number ?? 1, reason: problem))
+        }
+        let session = survey.makeSession(scenario.settings, coverage: coverage)
         var trace = Trace(survey: scenario.surveyPath ?? "", format: survey.format, start: Trace.View(of: session))
         var failures: [ScenarioResult.Failure] = []
         let known = Set(survey.questionIDs)
@@ -54,7 +64,7 @@ public struct ScenarioRunner: Sendable {
                 if let message = expectation.failure(in: session) {
                     failures.append(.init(line: line.number, afterStep: trace.steps.count, message: message))
                 }
-            case .survey?, .today?, nil:
+            case .survey?, .today?, .profile?, .option?, nil:
                 break
             }
         }

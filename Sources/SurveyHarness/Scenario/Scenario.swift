@@ -30,6 +30,10 @@ public struct Scenario: Sendable, Equatable {
         case survey(String)
         /// The fixed clock for "current_year" / "current_date".
         case today(CalendarDate)
+        /// The engine profile to simulate, for formats with several (`profile c3pro`).
+        case profile(String)
+        /// A switch between disagreeing engines' readings of one rule (`option NAME VALUE`).
+        case option(name: String, value: String)
         case action(Action)
         case expect(Expectation)
     }
@@ -58,6 +62,22 @@ public struct Scenario: Sendable, Equatable {
     public var today: CalendarDate? {
         for line in lines { if case .today(let date)? = line.statement { return date } }
         return nil
+    }
+
+    public var profile: String? {
+        for line in lines { if case .profile(let name)? = line.statement { return name } }
+        return nil
+    }
+
+    public var options: [String: String] {
+        var options: [String: String] = [:]
+        for line in lines { if case .option(let name, let value)? = line.statement { options[name] = value } }
+        return options
+    }
+
+    /// The settings a session of this scenario runs with.
+    public var settings: SessionSettings {
+        SessionSettings(today: today ?? SessionSettings.defaultToday, profile: profile, options: options)
     }
 
     public var actions: [Action] {

@@ -26,7 +26,8 @@ public enum ScenarioParser {
         return Scenario(path: file.path, lines: lines)
     }
 
-    /// `survey` exactly once, and `survey` and `today` before the first action or expectation.
+    /// `survey` exactly once, and `survey`, `today`, `profile` and `option` before the first action or
+    /// expectation.
     private static func checkHeader(_ lines: [Scenario.Line], file: SourceFile) -> [Diagnostic] {
         var problems: [Diagnostic] = []
         var sawSurvey = false
@@ -45,6 +46,8 @@ public enum ScenarioParser {
                 if sawToday { problem(line, "a second 'today' line; expected at most one") }
                 if sawBody { problem(line, "'today' after the first action; expected it at the top, before any action") }
                 sawToday = true
+            case .profile?, .option?:
+                if sawBody { problem(line, "'\(ScenarioSyntax.text(of: line.statement!).split(separator: " ")[0])' after the first action; expected it at the top, before any action") }
             case .action?, .expect?:
                 sawBody = true
             case nil:
@@ -121,6 +124,36 @@ private struct LineReader {
         case "custom":
             let key = try readID("a custom condition's extra.id")
             return .action(.hostCondition(key: key, outcome: try readBool()))
+        case "profile": return .profile(try readID("an engine profile, e.g. c3pro"))
+        case "option":
+            let name = try readID("an option name")
+            return .option(name: name, value: try readID("the option's value"))
+        case "add": return .action(.add(group: try readID("a repeating group's id")))
+        case "remove": return .action(.remove(instance: try readID("a group instance as \"GROUP#N\"")))
+        case "skip": return .action(.skip(question: try readOptionalID()))
+        case "launch": return .action(.app(.launch))
+        case "foreground": return .action(.app(.foreground))
+        case "wait":
+            skipSpaces()
+            let start = index
+            let text = readBare()
+            guard let seconds = ScenarioSyntax.seconds(of: text) else {
+                throw LineError(
+                    offset: start,
+                    message: text.isEmpty ? "expected a duration such as 3d, 12h, 30m or 1d12h here" : "'\(text)' is not a duration; expected numbers with units d, h, m, s in that order, e.g. 3d or 1d12h")
+            }
+            return .action(.app(.wait(seconds: seconds)))
+        case "consent":
+            skipSpaces()
+            let start = index
+            let word = readBare()
+            guard let choice = AppEvent.Consent(rawValue: word) else {
+                let choices = AppEvent.Consent.allCases.map(\.rawValue)
+                throw LineError(offset: start, message: "'\(word)' is not a consent choice; expected accept, later or never\(Spelling.suggestion(for: word, in: choices))")
+            }
+            return .action(.app(.consent(choice)))
+        case "quit": return .action(.app(.quit))
+        case "resume": return .action(.app(.resume))
         case "expect": return .expect(try readExpectation())
         default:
             let suggestion = Spelling.suggestion(for: verb, in: ScenarioSyntax.allVerbs)

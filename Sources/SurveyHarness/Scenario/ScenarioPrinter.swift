@@ -17,13 +17,16 @@ extension Scenario {
         return output
     }
 
-    /// A scenario for a list of actions, as `record`, `fuzz`, `generate` and `import` write it.
+    /// A scenario for a list of actions, as `record`, `fuzz`, `generate` and `import` write it: the clock,
+    /// and the profile and options when there are any, in the header.
     public static func make(
-        path: String, surveyPath: String, today: CalendarDate?, header: [String] = [], actions: [Action]
+        path: String, surveyPath: String, settings: SessionSettings, header: [String] = [], actions: [Action]
     ) -> Scenario {
         var lines = header.map { Line(nil, comment: " " + $0) }
         lines.append(Line(.survey(surveyPath)))
-        if let today { lines.append(Line(.today(today))) }
+        lines.append(Line(.today(settings.today)))
+        if let profile = settings.profile { lines.append(Line(.profile(profile))) }
+        for (name, value) in settings.options.sorted(by: { $0.key < $1.key }) { lines.append(Line(.option(name: name, value: value))) }
         lines += actions.map { Line(.action($0)) }
         return Scenario(path: path, lines: lines)
     }

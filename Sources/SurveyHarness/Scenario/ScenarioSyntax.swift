@@ -2,8 +2,11 @@ import SurveyCore
 
 /// The spelling of scenario statements, shared by the parser and the printer so they cannot drift apart.
 enum ScenarioSyntax {
-    static let actionVerbs = ["answer", "clear", "next", "back", "goto", "submit", "custom"]
-    static let headerVerbs = ["survey", "today"]
+    static let actionVerbs = [
+        "answer", "clear", "next", "back", "goto", "submit", "custom", "add", "remove", "skip", "launch", "foreground", "wait", "consent",
+        "quit", "resume",
+    ]
+    static let headerVerbs = ["survey", "today", "profile", "option"]
     static let expectations = ["visible", "hidden", "current", "answer", "payload", "submittable"]
     static var allVerbs: [String] { headerVerbs + actionVerbs + ["expect"] }
 
@@ -30,7 +33,54 @@ enum ScenarioSyntax {
         case .goto(let question): "goto \(id(question))"
         case .submit: "submit"
         case .hostCondition(let key, let outcome): "custom \(id(key)) \(outcome)"
+        case .add(let group): "add \(id(group))"
+        case .remove(let instance): "remove \(id(instance))"
+        case .skip(let question?): "skip \(id(question))"
+        case .skip(nil): "skip"
+        case .app(.launch): "launch"
+        case .app(.foreground): "foreground"
+        case .app(.wait(let seconds)): "wait \(duration(seconds))"
+        case .app(.consent(let choice)): "consent \(choice.rawValue)"
+        case .app(.quit): "quit"
+        case .app(.resume): "resume"
         }
+    }
+
+    /// Seconds as days, hours, minutes and seconds: `1d12h`, `90s` is `1m30s`, zero is `0s`.
+    static func duration(_ seconds: Int) -> String {
+        guard seconds > 0 else { return "0s" }
+        var rest = seconds
+        var text = ""
+        for (unit, size) in durationUnits {
+            if rest >= size {
+                text += "\(rest / size)\(unit)"
+                rest %= size
+            }
+        }
+        return text
+    }
+
+    static let durationUnits: [(Character, Int)] = [("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1)]
+
+    /// Reads `1d12h`, `90s`, `15m`: numbers each followed by a unit, the units in that order.
+    static func seconds(of text: String) -> Int? {
+        var total = 0
+        var number = ""
+        var lastUnit = -1
+        for character in text {
+            if character.isASCII, character.isNumber {
+                number.append(character)
+            } else if let unit = durationUnits.firstIndex(where: { $0.0 == character }), unit > lastUnit, let value = Int(number),
+                value <= Int(Int32.max)
+            {
+                total += value * durationUnits[unit].1
+                number = ""
+                lastUnit = unit
+            } else {
+                return nil
+            }
+        }
+        return number.isEmpty && lastUnit >= 0 ? total : nil
     }
 
     static func text(of expectation: Scenario.Expectation) -> String {
@@ -49,6 +99,8 @@ enum ScenarioSyntax {
         switch statement {
         case .survey(let path): "survey \(id(path))"
         case .today(let date): "today \(date)"
+        case .profile(let name): "profile \(id(name))"
+        case .option(let name, let value): "option \(id(name)) \(id(value))"
         case .action(let action): text(of: action)
         case .expect(let expectation): text(of: expectation)
         }

@@ -2,8 +2,8 @@ import SurveyCore
 
 /// Picks, from the choice stream, one of the actions a respondent could take now: answer the question on
 /// screen (or one of its shown sub-questions) with one of its candidate values, go back and change an
-/// earlier answer, tap Next, tap Submit when it shows, or change what the host answers for a custom
-/// condition. Lower choices mean plainer actions, so shrinking by lowering choices simplifies a walk.
+/// earlier answer, tap Next, tap Submit when it shows, change what the host answers for a custom
+/// condition, or take one of the other actions the format offers now (add a group instance, skip, launch). Lower choices mean plainer actions, so shrinking by lowering choices simplifies a walk.
 public struct ActionChooser {
     public let survey: any Survey
     public let settings: SessionSettings
@@ -27,7 +27,9 @@ public struct ActionChooser {
         let editEarlier = (position ?? visibleCount) > 0 ? 15 : 0
         let submit = session.isSubmittable ? 10 : 0
         let custom = survey.hostConditionKeys.isEmpty ? 0 : 5
-        var pick = stream.draw(answerCurrent + next + editEarlier + submit + custom)
+        let others = session.otherActions
+        let other = others.isEmpty ? 0 : 10
+        var pick = stream.draw(answerCurrent + next + editEarlier + submit + custom + other)
         if pick < answerCurrent { return answer(among: position!..<visibleCount, in: session, stream: &stream) }
         pick -= answerCurrent
         if pick < next { return .next(question: nil) }
@@ -35,6 +37,13 @@ public struct ActionChooser {
         if pick < editEarlier { return answer(among: 0..<(position ?? visibleCount), in: session, stream: &stream) }
         pick -= editEarlier
         if pick < submit { return .submit }
+        pick -= submit
+        if pick < custom { return hostCondition(stream: &stream) }
+        return others[stream.draw(others.count)]
+    }
+
+    /// A host condition set one way or the other.
+    private func hostCondition(stream: inout ChoiceStream) -> Action {
         let keys = survey.hostConditionKeys
         let choice = stream.draw(keys.count * 2)
         return .hostCondition(key: keys[choice / 2], outcome: choice % 2 == 0)
@@ -42,10 +51,11 @@ public struct ActionChooser {
 
     /// An answer to one of the visible questions at these positions.
     private mutating func answer(among positions: Range<Int>, in session: any SurveySession, stream: inout ChoiceStream) -> Action {
-        let index = session.visibleQuestionIndex(at: positions.lowerBound + stream.draw(positions.count))
-        let values = candidateValues(ofQuestionAt: index)
+        // The id as the session shows it (a repeat instance's own id), the values of the item it is one of.
+        let position = positions.lowerBound + stream.draw(positions.count)
+        let values = candidateValues(ofQuestionAt: session.visibleQuestionIndex(at: position))
         guard !values.isEmpty else { return .next(question: nil) }
-        return .answer(question: questionIDs[index], value: values[stream.draw(values.count)])
+        return .answer(question: session.visibleQuestion(at: position), value: values[stream.draw(values.count)])
     }
 
     /// The candidate values of a question, computed once per walk run.

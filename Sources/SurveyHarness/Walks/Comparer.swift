@@ -155,14 +155,3 @@ public struct Comparer {
         }
     }
 }
-
-extension Action {
-    /// The question an action names, if it names one.
-    public var question: String? {
-        switch self {
-        case .answer(let question, _), .clear(let question), .goto(let question): question
-        case .next(let question): question
-        case .back, .submit, .hostCondition: nil
-        }
-    }
-}

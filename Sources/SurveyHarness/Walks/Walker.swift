@@ -128,7 +128,7 @@ public struct Walker {
         }
         // The walk printed as a scenario reads back as the same actions: a scenario is one action a line,
         // so each distinct action is printed and read back once.
-        if let action = outcome.actions.first(where: { !roundTripped.readsBack($0, today: settings.today) }) {
+        if let action = outcome.actions.first(where: { !roundTripped.readsBack($0, settings: settings) }) {
             findings.append(
                 Finding(.engineError, "scenario-round-trip", "'\(ScenarioSyntax.text(of: action))' does not read back as the same action from a scenario"))
         }
@@ -146,11 +146,11 @@ public struct Walker {
 private final class RoundTripCache {
     private var verified: Set<Action> = []
 
-    func readsBack(_ action: Action, today: CalendarDate) -> Bool {
+    func readsBack(_ action: Action, settings: SessionSettings) -> Bool {
         if verified.contains(action) { return true }
-        let text = Scenario.make(path: "walk.scenario", surveyPath: "survey", today: today, actions: [action]).text
+        let text = Scenario.make(path: "walk.scenario", surveyPath: "survey", settings: settings, actions: [action]).text
         guard let parsed = try? ScenarioParser.parse(SourceFile(path: "walk.scenario", text: text)),
-            parsed.actions == [action], parsed.today == today
+            parsed.actions == [action], parsed.settings == settings
         else { return false }
         verified.insert(action)
         return true

@@ -15,7 +15,7 @@ enum CompareCommand {
             .value("--today", "DATE", help: "The clock as yyyy-MM-dd (default 2026-01-01)."),
             .value("--save", "DIR", help: "Write each difference's path into DIR as a scenario of the new version."),
             .flag("--json", help: "Print the differences as JSON."),
-        ],
+        ] + WalkOptions.engineOptions,
         discussion: """
             Walks are chosen on each version and replayed on both. After every step the two are compared:
             the outcome of the action, the visible questions, the current question, whether Submit shows; at
@@ -35,12 +35,13 @@ enum CompareCommand {
         let maxSteps = try WalkOptions.positive(arguments, "--max-steps", default: 100, command: "compare")
         let seed = try WalkOptions.seed(arguments, command: "compare")
         let today = try WalkOptions.today(arguments, command: "compare")
-        let differences = Comparer(old: old, new: new, settings: SessionSettings(today: today), maxSteps: maxSteps).run(walks: walks, seed: seed)
+        let settings = try WalkOptions.settings(arguments, today: today, command: "compare", for: [old, new])
+        let differences = Comparer(old: old, new: new, settings: settings, maxSteps: maxSteps).run(walks: walks, seed: seed)
 
         func scenario(_ difference: Comparer.Difference, path: String?) -> Scenario {
             let reference = path.map { InputFiles.relativePath(of: newPath, fromFolder: InputFiles.folder(of: $0)) } ?? newPath
             return Scenario.make(
-                path: path ?? "-", surveyPath: reference, today: today,
+                path: path ?? "-", surveyPath: reference, settings: settings,
                 header: ["Found by survey-replay compare \(oldPath) \(newPath) --seed \(seed): \(difference.detail)"], actions: difference.actions)
         }
         if let folder = arguments.value("--save") {

@@ -18,7 +18,7 @@ enum CoverageCommand {
             .value("--cobertura", "FILE", help: "Write Cobertura XML."),
             .value("--dot", "FILE", help: "Write a Graphviz picture of the skip logic, coloured by coverage."),
             .value("--min", "PERCENT", help: "Fail (exit 1) when branch coverage of any survey is below PERCENT."),
-        ],
+        ] + WalkOptions.engineOptions,
         discussion: """
             A branch is one outcome of one decision point: each show_if true and false, each leaf condition true
             and false (evaluations on an unanswered question are counted apart, as not evaluable), each
@@ -46,7 +46,7 @@ enum CoverageCommand {
             (surveys, problems) = CoverageRun().run(
                 paths: paths, walks: walks, seed: try WalkOptions.seed(arguments, command: "coverage"),
                 maxSteps: try WalkOptions.positive(arguments, "--max-steps", default: 100, command: "coverage"),
-                today: try WalkOptions.today(arguments, command: "coverage"))
+                settings: try WalkOptions.settings(arguments, today: try WalkOptions.today(arguments, command: "coverage"), command: "coverage", for: []))
         }
         if !problems.isEmpty { throw InputError(problems) }
         let console = invocation.console

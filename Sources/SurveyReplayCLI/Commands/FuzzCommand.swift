@@ -21,7 +21,7 @@ enum FuzzCommand {
             .flag("--strict", help: "Fail on survey hazards too, not only on engine errors and properties."),
             .flag("--json", help: "Print the summary and findings as JSON."),
             .value("--junit", "FILE", help: "Also write a JUnit XML report to FILE."),
-        ],
+        ] + WalkOptions.engineOptions,
         discussion: """
             Each walk starts a fresh session and, step by step, picks one action a respondent could take then
             (answer the question on screen with one of its candidate values, change an earlier answer, tap Next,
@@ -68,7 +68,7 @@ enum FuzzCommand {
 
         let configuration = Fuzzer.Configuration(
             walks: walks, seed: replay?.seed ?? seed, maxSteps: replay?.maxSteps ?? maxSteps, shard: shard,
-            settings: SessionSettings(today: replay?.today ?? today), properties: properties)
+            settings: try WalkOptions.settings(arguments, today: replay?.today ?? today, command: "fuzz", for: [survey]), properties: properties)
         let fuzzer = Fuzzer(survey: survey, configuration: configuration)
         let console = invocation.console
         let result: Fuzzer.Result

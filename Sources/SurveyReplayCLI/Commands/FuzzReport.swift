@@ -16,13 +16,16 @@ struct FuzzReport {
     var failed: Bool { result.findings.contains { fails($0.finding) } }
 
     func replayCommand(_ report: Fuzzer.Report) -> String {
-        "survey-replay fuzz \(surveyPath) --replay \(report.token.text)\(configuration.properties.map { " --properties \($0.path)" } ?? "")"
+        let settings = configuration.settings
+        let profile = settings.profile.map { " --profile \($0)" } ?? ""
+        let options = settings.options.isEmpty ? "" : " --option " + settings.options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+        return "survey-replay fuzz \(surveyPath) --replay \(report.token.text)\(configuration.properties.map { " --properties \($0.path)" } ?? "")\(profile)\(options)"
     }
 
     func scenario(for report: Fuzzer.Report, writtenTo path: String?) -> Scenario {
         let reference = path.map { InputFiles.relativePath(of: surveyPath, fromFolder: InputFiles.folder(of: $0)) } ?? surveyPath
         return Scenario.make(
-            path: path ?? "-", surveyPath: reference, today: configuration.settings.today,
+            path: path ?? "-", surveyPath: reference, settings: configuration.settings,
             header: [
                 "Found by survey-replay fuzz --seed \(configuration.seed), walk \(report.firstWalk): \(report.finding.kind.rawValue) \(report.finding.property)",
                 report.finding.message,

@@ -11,7 +11,7 @@ enum ImportCommand {
         options: [
             .value("--survey", "SURVEY", help: "The survey file the payload was submitted from (required)."),
             ScenarioOutput.outputOption, ScenarioOutput.todayOption,
-        ],
+        ] + WalkOptions.engineOptions,
         discussion: """
             The scenario answers every visible question the payload has an answer for, in the survey's display
             order, taps Next where the engine waits for it, and submits once Submit shows. Answers it cannot
@@ -32,9 +32,10 @@ enum ImportCommand {
         let payloadFile = try InputFiles.read(payloadPath)
         let answers = try survey.answers(inPayload: JSONCursor(node: JSONParser.parse(payloadFile)))
         let today = try ScenarioOutput.today(invocation, command: "import")
-        let result = PayloadImporter(survey: survey, settings: SessionSettings(today: today)).importAnswers(answers)
+        let settings = try WalkOptions.settings(invocation.arguments, today: today, command: "import", for: [survey])
+        let result = PayloadImporter(survey: survey, settings: settings).importAnswers(answers)
         try ScenarioOutput.write(
-            result.actions, surveyPath: surveyPath, today: today,
+            result.actions, surveyPath: surveyPath, settings: settings,
             header: ["Imported with survey-replay import from \(payloadPath)."], invocation: invocation)
         for problem in result.problems {
             invocation.console.error("\(payloadPath): warning: \(problem)\n")

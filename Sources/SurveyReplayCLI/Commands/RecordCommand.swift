@@ -9,7 +9,7 @@ enum RecordCommand {
         name: "record",
         summary: "Answer a survey interactively, one question at a time, and save the session as a scenario.",
         operands: [.init("SURVEY", help: "The survey file.")],
-        options: [ScenarioOutput.outputOption, ScenarioOutput.todayOption],
+        options: [ScenarioOutput.outputOption, ScenarioOutput.todayOption] + WalkOptions.engineOptions,
         discussion: """
             Each question is shown with its choices and how to type an answer; refusals and validation messages
             are shown as the engine gives them. Commands: :next [ID], :goto ID, :back, :submit, :custom KEY
@@ -28,10 +28,11 @@ enum RecordCommand {
         let today = try ScenarioOutput.today(invocation, command: "record")
         let console = invocation.console
         let promptsToOut = invocation.arguments.value("-o") != nil
-        let recorder = Recorder(survey: survey, settings: SessionSettings(today: today))
+        let settings = try WalkOptions.settings(invocation.arguments, today: today, command: "record", for: [survey])
+        let recorder = Recorder(survey: survey, settings: settings)
         let actions = recorder.run(read: { readLine(strippingNewline: true) }, write: { promptsToOut ? console.out($0) : console.error($0) })
         try ScenarioOutput.write(
-            actions, surveyPath: surveyPath, today: today,
+            actions, surveyPath: surveyPath, settings: settings,
             header: ["Recorded with survey-replay record on \(today) from \(surveyPath)."], invocation: invocation)
         if let output = invocation.arguments.value("-o") {
             console.out("saved \(actions.count) action\(actions.count == 1 ? "" : "s") to \(output)\n")

@@ -20,11 +20,11 @@ enum ScenarioOutput {
     /// Writes the scenario for `actions` to `-o FILE` (atomically) or standard output. The survey path in
     /// it is relative to the scenario's folder.
     static func write(
-        _ actions: [Action], surveyPath: String, today: CalendarDate, header: [String], invocation: Invocation
+        _ actions: [Action], surveyPath: String, settings: SessionSettings, header: [String], invocation: Invocation
     ) throws {
         let output = invocation.arguments.value("-o")
         let surveyReference = output.map { InputFiles.relativePath(of: surveyPath, fromFolder: InputFiles.folder(of: $0)) } ?? surveyPath
-        let scenario = Scenario.make(path: output ?? "-", surveyPath: surveyReference, today: today, header: header, actions: actions)
+        let scenario = Scenario.make(path: output ?? "-", surveyPath: surveyReference, settings: settings, header: header, actions: actions)
         if let output {
             try AtomicFile.write(scenario.text, to: output)
         } else {
