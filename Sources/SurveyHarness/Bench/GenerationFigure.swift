@@ -15,6 +15,8 @@ public struct GenerationFigure: Sendable {
     /// Seeded random walks (fuzz's walker, no guidance) until they together took as many branches as the
     /// generated scenarios; nil when `randomCap` walks did not.
     public var randomWalks: Int?
+    /// Actions in those random walks together.
+    public var randomSteps: Int
     public var randomCap: Int
 }
 
@@ -33,9 +35,10 @@ extension Benchmark {
         var walker = Walker(survey: survey, settings: settings, maxSteps: 100, builtInProperties: false, properties: nil)
         walker.coverage = recorder
         var randomWalks: Int?
+        var randomSteps = 0
         for walk in 0..<randomCap {
             var stream = ChoiceStream(generator: SplitMix64(seed: SplitMix64.walkSeed(1, walk: walk)))
-            _ = walker.walk(&stream)
+            randomSteps += walker.walk(&stream).actions.count
             if CoverageReport.taken(layout, in: recorder.counts, plan: plan).count >= taken {
                 randomWalks = walk + 1
                 break
@@ -44,6 +47,6 @@ extension Benchmark {
         return GenerationFigure(
             path: path, scenarios: result.scenarios.count, actions: result.scenarios.map(\.actions.count).reduce(0, +), taken: taken,
             possible: possible, impossible: impossible, searchWalks: result.walks, seconds: seconds, randomWalks: randomWalks,
-            randomCap: randomCap)
+            randomSteps: randomSteps, randomCap: randomCap)
     }
 }

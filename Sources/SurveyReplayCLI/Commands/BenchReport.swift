@@ -7,9 +7,9 @@ import SurveyHarness
 struct BenchReport {
     var survey: String
     var loadMilliseconds: [(size: Int, figure: BenchFigure)] = []
-    var walkOff = BenchFigure([])
-    var walkOn = BenchFigure([])
-    var replay = BenchFigure([])
+    var walkOff: BenchFigure?
+    var walkOn: BenchFigure?
+    var replay: BenchFigure?
     var stepNanoseconds: [(size: Int, figure: BenchFigure)] = []
     var memory: (at100k: Int, at1M: Int, peak: Int)?
     var suite: (figure: BenchFigure, scenarios: Int)?
@@ -102,8 +102,8 @@ struct BenchReport {
     /// Each target of the performance issue and whether this run meets it.
     var targets: [(name: String, met: Bool?)] {
         [
-            ("walk steps/s with properties off ≥ 1,000,000", walkOff.median >= 1_000_000),
-            ("walk steps/s with built-in properties ≥ 250,000", walkOn.median >= 250_000),
+            ("walk steps/s with properties off ≥ 1,000,000", walkOff.map { $0.median >= 1_000_000 }),
+            ("walk steps/s with built-in properties ≥ 250,000", walkOn.map { $0.median >= 250_000 }),
             ("step cost at 10,000 questions ≤ 2× at 100", ratio(10_000).map { $0 <= 2 }),
             ("step cost at 100,000 questions ≤ 4× at 100", ratio(100_000).map { $0 <= 4 }),
             ("load of 10,000 questions ≤ 100 ms", loadMilliseconds.first { $0.size == 10_000 }.map { $0.figure.median <= 100 }),
@@ -121,8 +121,8 @@ struct BenchReport {
     var json: JSONValue {
         var object: [String: JSONValue] = [
             "survey": .string(survey),
-            "walkStepsPerSecond": ["propertiesOff": figureJSON(walkOff), "propertiesOn": figureJSON(walkOn)],
-            "replayStepsPerSecond": figureJSON(replay),
+            "walkStepsPerSecond": ["propertiesOff": walkOff.map(figureJSON) ?? .null, "propertiesOn": walkOn.map(figureJSON) ?? .null],
+            "replayStepsPerSecond": replay.map(figureJSON) ?? .null,
             "loadMilliseconds": .object(Dictionary(uniqueKeysWithValues: loadMilliseconds.map { (String($0.size), figureJSON($0.figure)) })),
             "stepNanoseconds": .object(Dictionary(uniqueKeysWithValues: stepNanoseconds.map { (String($0.size), figureJSON($0.figure)) })),
             "stepCostRatio": .object(Dictionary(uniqueKeysWithValues: BenchReport.sizes.dropFirst().compactMap { size in ratio(size).map { (String(size), JSONValue.number($0)) } })),
@@ -145,7 +145,7 @@ struct BenchReport {
                         "branchesTaken": .number(Double(figure.taken)), "branchesPossible": .number(Double(figure.possible)),
                         "branchesImpossible": .number(Double(figure.impossible)), "searchWalks": .number(Double(figure.searchWalks)),
                         "seconds": .number(figure.seconds), "randomWalksToSameCoverage": figure.randomWalks.map { .number(Double($0)) } ?? .null,
-                        "randomWalksCap": .number(Double(figure.randomCap)),
+                        "randomWalksCap": .number(Double(figure.randomCap)), "randomWalkActions": .number(Double(figure.randomSteps)),
                     ]
                 })
         }
@@ -159,9 +159,9 @@ struct BenchReport {
         let count = { (value: Double) in String(Int(value.rounded())) }
         let decimal = { (value: Double) in String(format: "%.2f", value) }
         var lines = ["bench (release build recommended); figures are median (min, max)", ""]
-        lines.append("walk steps/s on \(survey), properties off: \(figure(walkOff, count))")
-        lines.append("walk steps/s on \(survey), built-in properties on: \(figure(walkOn, count))")
-        lines.append("replay steps/s on \(survey): \(figure(replay, count))")
+        if let walkOff { lines.append("walk steps/s on \(survey), properties off: \(figure(walkOff, count))") }
+        if let walkOn { lines.append("walk steps/s on \(survey), built-in properties on: \(figure(walkOn, count))") }
+        if let replay { lines.append("replay steps/s on \(survey): \(figure(replay, count))") }
         for (size, value) in loadMilliseconds { lines.append("load of \(size) questions, ms: \(figure(value, decimal))") }
         for (size, value) in stepNanoseconds {
             lines.append("walk step cost at \(size) questions, ns: \(figure(value, count))" + (size == 100 ? "" : ratio(size).map { "; \(decimal($0))× the cost at 100" } ?? ""))
@@ -177,10 +177,13 @@ struct BenchReport {
             lines.append("")
             lines.append("generate: covering scenarios beside random walks to the same number of branches taken")
             for figure in generation {
-                let random = figure.randomWalks.map { "\($0) random walks" } ?? "more than \(figure.randomCap) random walks"
+                let random =
+                    figure.randomWalks.map { "\($0) walk\($0 == 1 ? "" : "s") (\(figure.randomSteps) actions)" }
+                    ?? "more than \(figure.randomCap) walks (\(figure.randomSteps) actions)"
                 lines.append(
-                    "  \(figure.path): \(figure.scenarios) scenarios (\(figure.actions) actions) take \(figure.taken)/\(figure.possible) branches"
-                        + " in \(decimal(figure.seconds)) s (\(figure.searchWalks) search walks); \(random)")
+                    "  \(figure.path): \(figure.scenarios) scenario\(figure.scenarios == 1 ? "" : "s") (\(figure.actions) actions) take "
+                        + "\(figure.taken)/\(figure.possible) branches, found in \(decimal(figure.seconds)) s (\(figure.searchWalks) search walks); "
+                        + "random walks need \(random)")
             }
         }
         lines.append("")
