@@ -28,6 +28,14 @@ import SurveyFormats
         #expect(output.contains(":goto ID"))
     }
 
+    @Test func doTakesAnyScenarioLine() throws {
+        let (actions, output) = record([":do answer smoker \"No\"", ":do wait 3x", ":do", ":do launch", ":do next done"], survey: try survey())
+        #expect(actions == [.answer(question: "smoker", value: "No"), .next(question: "done")])
+        #expect(output.contains("'3x' is not a duration"))
+        #expect(output.contains("'' is not an action; expected a scenario line such as 'back' or 'add vitals'"))
+        #expect(output.contains("not possible in this survey: SurveyNative surveys have no app lifecycle"))
+    }
+
     @Test func explainsWhatItCannotDoAndKeepsGoing() throws {
         let (actions, output) = record(["7", ":goto nowhere", ":back", ":custom", ":bogus", ":submit", ":quit", "1"], survey: try survey())
         #expect(actions == [.submit])

@@ -20,6 +20,7 @@ public struct Recorder {
           :submit          tap Submit (ends the recording when it succeeds)
           :custom KEY true|false   what the host app answers for a custom condition
           :visible         list the questions on screen
+          :do LINE         any action as a scenario line: :do back, :do add vitals, :do skip, :do consent accept
           :quit            stop and save
         """
 
@@ -77,6 +78,14 @@ public struct Recorder {
                         continue
                     }
                     action = .hostCondition(key: words[1], outcome: outcome)
+                case "do":
+                    let line = input.dropFirst().drop { $0 != " " }.drop { $0 == " " }
+                    switch Self.action(in: String(line)) {
+                    case .success(let parsed): action = parsed
+                    case .failure(let problem):
+                        write("  \(problem.message)\n")
+                        continue
+                    }
                 default:
                     write("  unknown command '\(input)'; :help lists them\n")
                     continue
@@ -106,6 +115,19 @@ public struct Recorder {
                 focus = nil
             }
             if action == .submit, result.outcome == .ok { return actions }
+        }
+    }
+
+    /// The action a scenario line states, or why it states none.
+    static func action(in line: String) -> Result<Action, InputProblem> {
+        do throws(InputError) {
+            let scenario = try ScenarioParser.parse(SourceFile(path: "input", text: "survey -\n" + line))
+            guard let action = scenario.actions.first else {
+                return .failure(InputProblem("'\(line)' is not an action; expected a scenario line such as 'back' or 'add vitals'"))
+            }
+            return .success(action)
+        } catch {
+            return .failure(InputProblem(error.diagnostics.first?.message ?? "'\(line)' is not a scenario line"))
         }
     }
 

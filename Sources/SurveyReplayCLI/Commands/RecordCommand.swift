@@ -13,7 +13,7 @@ enum RecordCommand {
         discussion: """
             Each question is shown with its choices and how to type an answer; refusals and validation messages
             are shown as the engine gives them. Commands: :next [ID], :goto ID, :back, :submit, :custom KEY
-            true|false, :visible, :quit, :help. The recording ends at a successful :submit, at :quit, or at the
+            true|false, :visible, :do LINE (any action written as a scenario line: :do back, :do add vitals), :quit, :help. The recording ends at a successful :submit, at :quit, or at the
             end of input, and is written with a header naming the survey and the date.
             Prompts go to standard output when -o is given, otherwise to standard error (so that standard
             output is the scenario).
