@@ -27,6 +27,25 @@ import Testing
         #expect(new == ["c", "b", "a", "b", "a", "c"])
     }
 
+    @Test func aWholesaleReplacementBeyondTheSearchLimitIsRemovedThenAdded() {
+        let old = ["head"] + (0..<3_000).map { "old \($0)" } + ["tail"]
+        let new = ["head"] + (0..<3_000).map { "new \($0)" } + ["tail"]
+        let edits = LineDiff.edits(old, new)
+        #expect(edits.first == .same("head"))
+        #expect(edits.last == .same("tail"))
+        #expect(Array(edits[1...3_000]) == (0..<3_000).map { .removed("old \($0)") })
+        #expect(Array(edits[3_001...6_000]) == (0..<3_000).map { .added("new \($0)") })
+    }
+
+    @Test func editsWithinTheLimitStayShortestAfterTheCommonEnds() {
+        let old = (0..<5_000).map { "line \($0)" }
+        var new = old
+        new[2_500] = "changed"
+        new.insert("inserted", at: 100)
+        let changes = LineDiff.edits(old, new).filter { if case .same = $0 { false } else { true } }
+        #expect(changes == [.added("inserted"), .removed("line 2500"), .added("changed")])
+    }
+
     @Test func rendersAHunkWithThreeLinesOfContext() {
         let old = (1...10).map(String.init).joined(separator: "\n") + "\n"
         let new = old.replacingOccurrences(of: "5\n", with: "five\n")

@@ -6,17 +6,39 @@ public enum LineDiff {
         case added(String)
     }
 
-    /// The shortest edit script turning `old` into `new`, one entry per line.
+    /// At most this many differing lines are searched for the shortest script; beyond, the differing middle
+    /// is shown as removed then added, so a golden replaced wholesale costs linear time and memory.
+    public static let maximumEditDistance = 2_000
+
+    /// The shortest edit script turning `old` into `new`, one entry per line (after the common prefix and
+    /// suffix, and within `maximumEditDistance`).
     public static func edits(_ old: [String], _ new: [String]) -> [Edit] {
+        var prefix = 0
+        while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < old.count - prefix, suffix < new.count - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
+        let oldMiddle = Array(old[prefix..<(old.count - suffix)])
+        let newMiddle = Array(new[prefix..<(new.count - suffix)])
+        let middle =
+            shortestEdits(oldMiddle, newMiddle, limit: maximumEditDistance)
+            ?? oldMiddle.map(Edit.removed) + newMiddle.map(Edit.added)
+        return old[..<prefix].map(Edit.same) + middle + old[(old.count - suffix)...].map(Edit.same)
+    }
+
+    /// Myers' search, keeping for each `d` only the diagonals it reached; nil when more than `limit`
+    /// edits are needed.
+    private static func shortestEdits(_ old: [String], _ new: [String], limit: Int) -> [Edit]? {
         let n = old.count
         let m = new.count
-        let maxD = n + m
-        guard maxD > 0 else { return [] }
-        let offset = maxD
-        var v = [Int](repeating: 0, count: 2 * maxD + 2)
+        guard n + m > 0 else { return [] }
+        let maxD = min(n + m, limit)
+        let offset = maxD + 1
+        var v = [Int](repeating: 0, count: 2 * maxD + 3)
+        // trace[d] holds v[offset - d ... offset + d] as it was before step d.
         var trace: [[Int]] = []
+        var found = false
         search: for d in 0...maxD {
-            trace.append(v)
+            trace.append(Array(v[(offset - d)...(offset + d)]))
             for k in stride(from: -d, through: d, by: 2) {
                 var x: Int
                 if k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1]) {
@@ -30,23 +52,28 @@ public enum LineDiff {
                     y += 1
                 }
                 v[offset + k] = x
-                if x >= n, y >= m { break search }
+                if x >= n, y >= m {
+                    found = true
+                    break search
+                }
             }
         }
+        guard found else { return nil }
         // Walk the trace back from the end to recover the path.
         var result: [Edit] = []
         var x = n
         var y = m
         for d in stride(from: trace.count - 1, through: 0, by: -1) {
-            let v = trace[d]
+            let row = trace[d]
+            func at(_ k: Int) -> Int { row[k + d] }
             let k = x - y
             let previousK: Int
-            if k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1]) {
+            if k == -d || (k != d && at(k - 1) < at(k + 1)) {
                 previousK = k + 1
             } else {
                 previousK = k - 1
             }
-            let previousX = v[offset + previousK]
+            let previousX = d == 0 ? 0 : at(previousK)
             let previousY = previousX - previousK
             while x > previousX, y > previousY {
                 result.append(.same(old[x - 1]))
