@@ -15,6 +15,15 @@ import Testing
         // é is two bytes; the colon is the 4th character.
         #expect(file.position(of: 4) == SourcePosition(line: 1, column: 4))
     }
+
+    @Test func aStrayContinuationByteAtTheStartOfALineIsColumnOne() {
+        // Found by fuzz-parsers (scenario, seed 1, run 48): the column was 0.
+        let file = SourceFile(path: "f", bytes: [0x94, 0x20, 0x41, 0x0A, 0x80, 0x80])
+        #expect(file.position(of: 0) == SourcePosition(line: 1, column: 1))
+        #expect(file.position(of: 2) == SourcePosition(line: 1, column: 3))
+        #expect(file.position(of: 4) == SourcePosition(line: 2, column: 1))
+        #expect(file.position(of: 5) == SourcePosition(line: 2, column: 2))
+    }
 }
 
 @Suite struct JSONPointerTests {

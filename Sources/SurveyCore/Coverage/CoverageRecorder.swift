@@ -89,20 +89,16 @@ public struct CoverageCounts: Sendable, Equatable {
         terminals = Array(repeating: 0, count: plan.terminals.count)
     }
 
-    /// Whether these counts have the shape of another's (the same plan).
-    public func hasShape(of other: CoverageCounts) -> Bool {
-        decisions.count == other.decisions.count && leaves.count == other.leaves.count && validations.count == other.validations.count
-            && choices.count == other.choices.count && questions.count == other.questions.count && terminals.count == other.terminals.count
-    }
-
+    /// Adds counts of the same plan; a count that would pass `Int.max` stays there.
     public mutating func add(_ other: CoverageCounts) {
-        func sum(_ a: [[Int]], _ b: [[Int]]) -> [[Int]] { zip(a, b).map { zip($0, $1).map(+) } }
+        func plus(_ a: Int, _ b: Int) -> Int { a > Int.max - b ? Int.max : a + b }
+        func sum(_ a: [[Int]], _ b: [[Int]]) -> [[Int]] { zip(a, b).map { zip($0, $1).map(plus) } }
         decisions = sum(decisions, other.decisions)
         leaves = sum(leaves, other.leaves)
         validations = sum(validations, other.validations)
         questions = sum(questions, other.questions)
-        choices = zip(choices, other.choices).map(+)
-        terminals = zip(terminals, other.terminals).map(+)
+        choices = zip(choices, other.choices).map(plus)
+        terminals = zip(terminals, other.terminals).map(plus)
         for index in rows.indices {
             for row in other.rows[index] where rows[index].count < Self.maximumRows { rows[index].insert(row) }
         }

@@ -57,8 +57,9 @@ public final class SourceFile: Sendable {
             if bytes[index] & 0xC0 != 0x80 { column += 1 }
             index += 1
         }
-        // Count the sequence the offset is in as one character.
-        if clamped < bytes.count, bytes[clamped] & 0xC0 == 0x80 { column -= 1 }
+        // Count the sequence the offset is in as one character; a stray continuation byte at the start of a
+        // line is a character of its own.
+        if clamped < bytes.count, bytes[clamped] & 0xC0 == 0x80, column > 1 { column -= 1 }
         return SourcePosition(line: low + 1, column: column)
     }
 

@@ -18,8 +18,10 @@ extension SurveyNativeSurvey {
                 }
             }
         case .multiSelect(let options):
+            // Each option once, even when the file lists one twice: the engine takes an answer's options once each.
+            var seen: Set<String> = []
             let plain = options.compactMap { option -> String? in
-                if case .plain(let title) = option { return title }
+                if case .plain(let title) = option, seen.insert(title).inserted { return title }
                 return nil
             }
             values = [.array([])] + plain.map { .array([.string($0)]) }

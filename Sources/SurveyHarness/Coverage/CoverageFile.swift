@@ -79,31 +79,63 @@ public enum CoverageFile {
     /// Counts read back for a plan; an error if they are not of its shape (another version of the survey).
     public static func counts(_ cursor: JSONCursor, plan: CoveragePlan) throws(InputError) -> CoverageCounts {
         let object = try cursor.object(for: "\"counts\"")
-        func matrix(_ key: String) throws(InputError) -> [[Int]] {
-            try object.required(key, in: "the counts").array(for: "\"\(key)\"").map { (row: JSONCursor) throws(InputError) in
-                try row.array(for: "a row of \"\(key)\"").map { (cell: JSONCursor) throws(InputError) in Int(try cell.number(for: "a count")) }
+        var counts = CoverageCounts(plan: plan)
+        func mismatch(_ cursor: JSONCursor) -> InputError {
+            cursor.error("these counts do not fit the survey as it is now (it has changed since they were recorded); expected counts of the same version")
+        }
+        /// A table of counts with one row per entry of the plan and `width` counts a row.
+        func matrix(_ key: String, like expected: [[Int]]) throws(InputError) -> [[Int]] {
+            let table = try object.required(key, in: "the counts")
+            let rows = try table.array(for: "\"\(key)\"")
+            guard rows.count == expected.count else { throw mismatch(table) }
+            return try zip(rows, expected).map { (row: JSONCursor, shape: [Int]) throws(InputError) in
+                let cells = try row.array(for: "a row of \"\(key)\"")
+                guard cells.count == shape.count else { throw mismatch(row) }
+                return try cells.map { (cell: JSONCursor) throws(InputError) in try count(cell) }
             }
         }
-        func list(_ key: String) throws(InputError) -> [Int] {
-            try object.required(key, in: "the counts").array(for: "\"\(key)\"").map { (cell: JSONCursor) throws(InputError) in Int(try cell.number(for: "a count")) }
+        func list(_ key: String, like expected: [Int]) throws(InputError) -> [Int] {
+            let table = try object.required(key, in: "the counts")
+            let cells = try table.array(for: "\"\(key)\"")
+            guard cells.count == expected.count else { throw mismatch(table) }
+            return try cells.map { (cell: JSONCursor) throws(InputError) in try count(cell) }
         }
-        var counts = CoverageCounts(plan: plan)
+        let rowsTable = try object.required("rows", in: "the counts")
+        let rowLists = try rowsTable.array(for: "\"rows\"")
+        guard rowLists.count == plan.decisions.count else { throw mismatch(rowsTable) }
+        let rows = try zip(rowLists, plan.decisions).map { (rows: JSONCursor, decision: CoveragePlan.Decision) throws(InputError) in
+            Set(try leafRows(rows, leaves: decision.leafIndices.count))
+        }
         let read = CoverageCounts(
-            decisions: try matrix("decisions"), leaves: try matrix("leaves"),
-            rows: try object.required("rows", in: "the counts").array(for: "\"rows\"").map { (rows: JSONCursor) throws(InputError) in
-                Set(try leafRows(rows))
-            },
-            validations: try matrix("validations"), choices: try list("choices"), questions: try matrix("questions"), terminals: try list("terminals"))
-        guard read.hasShape(of: counts), read.rows.count == counts.rows.count else {
-            throw cursor.error("these counts do not fit the survey as it is now (it has changed since they were recorded); expected counts of the same version")
-        }
+            decisions: try matrix("decisions", like: counts.decisions), leaves: try matrix("leaves", like: counts.leaves), rows: rows,
+            validations: try matrix("validations", like: counts.validations), choices: try list("choices", like: counts.choices),
+            questions: try matrix("questions", like: counts.questions), terminals: try list("terminals", like: counts.terminals))
         counts.add(read)
         return counts
     }
 
-    private static func leafRows(_ rows: JSONCursor) throws(InputError) -> [[UInt8]] {
+    /// A count: a whole number from 0 to 2^53.
+    private static func count(_ cell: JSONCursor) throws(InputError) -> Int {
+        let number = try cell.number(for: "a count")
+        guard number >= 0, number <= 9_007_199_254_740_992, number.rounded() == number else {
+            throw cell.error("\(CanonicalJSON.format(number: number)) is not a count; expected a whole number from 0")
+        }
+        return Int(number)
+    }
+
+    /// A decision's MC/DC rows: each a value per leaf (0 to 4) and the outcome (0 or 1).
+    private static func leafRows(_ rows: JSONCursor, leaves: Int) throws(InputError) -> [[UInt8]] {
         try rows.array(for: "MC/DC rows").map { (row: JSONCursor) throws(InputError) in
-            try row.array(for: "an MC/DC row").map { (cell: JSONCursor) throws(InputError) in UInt8(clamping: Int(try cell.number(for: "a leaf value"))) }
+            let cells = try row.array(for: "an MC/DC row")
+            guard cells.count == leaves + 1 else {
+                throw row.error("an MC/DC row of \(cells.count) values; expected \(leaves + 1): one per leaf of the decision, then its outcome")
+            }
+            return try cells.enumerated().map { (index: Int, cell: JSONCursor) throws(InputError) in
+                let value = try count(cell)
+                let largest = index == leaves ? 1 : Int(CoverageRecorder.LeafValue.unansweredTrue.rawValue)
+                guard value <= largest else { throw cell.error("\(value) is not a value of this place in an MC/DC row; expected 0 to \(largest)") }
+                return UInt8(value)
+            }
         }
     }
 }

@@ -5,6 +5,10 @@ import SurveyCore
 /// folder, are flushed to disk, and the temporary file is renamed over the target in one step.
 public enum AtomicFile {
     public static func write(_ text: String, to path: String) throws(InputError) {
+        try write(Array(text.utf8), to: path)
+    }
+
+    public static func write(_ bytes: [UInt8], to path: String) throws(InputError) {
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty {
             do {
@@ -19,7 +23,6 @@ public enum AtomicFile {
         guard descriptor >= 0 else {
             throw InputError(Diagnostic(file: path, position: nil, message: "cannot write here: \(String(cString: strerror(errno)))"))
         }
-        let bytes = Array(text.utf8)
         var written = 0
         var failure: Int32 = 0
         bytes.withUnsafeBytes { buffer in

@@ -63,7 +63,7 @@ public struct PropertiesFile: Sendable {
     }
 
     /// Checks every property against the session after a step; `payload` is the submitted answers, if any.
-    func violations(in session: any SurveySession, payloadQuestions: Set<String>?) -> [Finding] {
+    public func violations(in session: any SurveySession, payloadQuestions: Set<String>?) -> [Finding] {
         var findings: [Finding] = []
         for property in properties {
             switch property.assertion {
@@ -147,6 +147,10 @@ private struct PropertyLineReader {
         }
         switch JSONParser.parsePrefix(file, from: base + index) {
         case .success(let parsed):
+            // One assertion a line: a condition that runs past the line's end is not read into the next.
+            guard parsed.end - base <= bytes.count else {
+                throw error("the condition runs past the end of the line; expected the whole assertion on one line")
+            }
             index = parsed.end - base
             return try survey.compileCondition(JSONCursor(node: parsed.node))
         case .failure(let failure):
