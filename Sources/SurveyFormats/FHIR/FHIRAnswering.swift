@@ -36,7 +36,7 @@ extension FHIRSurvey {
         let item = items[index]
         if let type = item.type.valueType {
             if let problem = FHIRValues.problem(json, as: type) {
-                return .failure(InputProblem("'\(item.linkId)' is a \(item.type.rawValue) item: \(problem), found \(CanonicalJSON.compact(json))"))
+                return .failure(InputProblem("'\(item.linkId)' is \(item.type.withArticle) item: \(problem), found \(CanonicalJSON.compact(json))"))
             }
             return .success(FHIR.Value(type, json))
         }

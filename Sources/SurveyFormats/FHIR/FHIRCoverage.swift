@@ -92,9 +92,9 @@ extension FHIRSurvey {
         let answered = condition.op == .exists ? (condition.answer.json.boolValue ?? true) : true
         if !item.type.takesAnswers {
             switch condition.op {
-            case .exists: return [answered: "'\(item.linkId)' is a \(item.type.rawValue) item and never has an answer"]
-            case .notEquals: return [false: "'\(item.linkId)' is a \(item.type.rawValue) item and never has an answer"]
-            default: return [true: "'\(item.linkId)' is a \(item.type.rawValue) item and never has an answer"]
+            case .exists: return [answered: "'\(item.linkId)' is \(item.type.withArticle) item and never has an answer"]
+            case .notEquals: return [false: "'\(item.linkId)' is \(item.type.withArticle) item and never has an answer"]
+            default: return [true: "'\(item.linkId)' is \(item.type.withArticle) item and never has an answer"]
             }
         }
         if let reason = FHIRLint.mismatch(condition, source: item) {

@@ -204,7 +204,7 @@ struct FHIRDecoder {
             return value(entryObject, prefix: "value", in: "the initial value of '\(linkId)'")
         }
         if let expected = type.valueType, let wrong = initial.first(where: { $0.type != expected }), let cursor = object["initial"] {
-            error(cursor, "the initial value of '\(linkId)' is a \(wrong.type.rawValue); a \(type.rawValue) item takes value\(expected.rawValue)")
+            error(cursor, "the initial value of '\(linkId)' is a \(wrong.type.rawValue); \(type.withArticle) item takes value\(expected.rawValue)")
         }
         let extensions = decodeExtensions(object, linkId: linkId, type: type)
 
@@ -360,7 +360,7 @@ struct FHIRDecoder {
             constraint("que-4", valueSet, "'\(linkId)' has both answerOption and answerValueSet", hint: "keep one: the simulation uses answerOption")
         }
         if type != .choice, type != .openChoice, let choices = object["answerOption"] ?? object["answerValueSet"] {
-            constraint("que-5", choices, "'\(linkId)' is a \(type.rawValue) item with answer choices", hint: "only choice and open-choice items take answerOption or answerValueSet")
+            constraint("que-5", choices, "'\(linkId)' is \(type.withArticle) item with answer choices", hint: "only choice and open-choice items take answerOption or answerValueSet")
         }
         if type == .display, let key = object["required"] ?? object["repeats"] {
             constraint("que-6", key, "the display item '\(linkId)' has required or repeats", hint: "remove them: display items take no answers")

@@ -125,7 +125,7 @@ enum FHIRLint {
         if given.isNumber, !types.isDisjoint(with: [.integer, .decimal]) { return nil }
         if types.contains(given) { return nil }
         let names = types.map { "value" + $0.rawValue }.sorted().joined(separator: " or ")
-        return "'\(source.linkId)' is a \(source.type.rawValue) item whose answers are \(names), never answer\(given.rawValue)"
+        return "'\(source.linkId)' is \(source.type.withArticle) item whose answers are \(names), never answer\(given.rawValue)"
     }
 
     /// Why `=` can never hold: a choice item's answers are its options, and none equals the value.

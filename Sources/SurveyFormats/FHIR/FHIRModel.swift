@@ -8,6 +8,9 @@ public enum FHIR {
         case openChoice = "open-choice"
         case attachment, reference, quantity
 
+        /// "a group", "an integer": the type as a message names it.
+        public var withArticle: String { ("aeiou".contains(rawValue.prefix(1)) ? "an " : "a ") + rawValue }
+
         /// Groups and display items never carry answers (§A2).
         public var takesAnswers: Bool { self != .group && self != .display }
 

@@ -254,7 +254,7 @@ final class FHIRSession: SurveySession {
         if let refusal = visibilityRefusal(position) { return refusal }
         let instance = tree.instances[position]
         let item = survey.items[instance.item]
-        if !item.type.takesAnswers { return "'\(instance.id)' is a \(item.type.rawValue) item, which takes no answers" }
+        if !item.type.takesAnswers { return "'\(instance.id)' is \(item.type.withArticle) item, which takes no answers" }
         if item.valueIsCalculated {
             return "'\(instance.id)' is calculated by an SDC calculatedExpression, which SurveyReplay does not evaluate yet"
         }
@@ -266,7 +266,7 @@ final class FHIRSession: SurveySession {
         if let refusal = visibilityRefusal(position) { return refusal }
         let instance = tree.instances[position]
         let item = survey.items[instance.item]
-        return item.type.takesAnswers ? nil : "the focus moves between questions; '\(instance.id)' is a \(item.type.rawValue) item"
+        return item.type.takesAnswers ? nil : "the focus moves between questions; '\(instance.id)' is \(item.type.withArticle) item"
     }
 
     private func addInstance(_ base: String) -> Outcome {
