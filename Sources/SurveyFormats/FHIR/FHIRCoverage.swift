@@ -1,11 +1,13 @@
 import SurveyCore
 
 /// The branches of a Questionnaire: each item's enablement decision (its enableWhen joined by its
-/// enableBehavior) with one leaf per condition, each answer option, each item shown and answered, and the
+/// enableBehavior) with one leaf per condition, each answer option, each question shown and answered, and the
 /// response submitted completed or in-progress. Instances of one item report into the item's branches.
 struct FHIRCoverageLayout: Sendable {
     let plan: CoveragePlan
     let decisionOfItem: [Int?]
+    /// The plan's question of each item that takes answers (groups and display items have none).
+    let questionOfItem: [Int?]
     let firstChoice: [Int]
     static let submittedCompleted = 0
     static let submittedInProgress = 1
@@ -22,6 +24,7 @@ extension FHIRSurvey {
         var plan = CoveragePlan(file: file)
         var decisionOfItem = [Int?](repeating: nil, count: items.count)
         var firstChoice: [Int] = []
+        var questionOfItem = [Int?](repeating: nil, count: items.count)
         var neverShown = [String?](repeating: nil, count: items.count)
         for (index, item) in items.enumerated() {
             if let parent = item.parent, let reason = neverShown[parent] {
@@ -69,6 +72,8 @@ extension FHIRSurvey {
                         question: item.linkId, description: "'\(item.linkId)' option \(FHIRValues.label(option.value))", location: option.location,
                         impossible: unseen ?? readOnly ?? [:]))
             }
+            guard item.type.takesAnswers else { continue }
+            questionOfItem[index] = plan.questions.count
             plan.questions.append(
                 CoveragePlan.QuestionPoint(
                     id: item.linkId, location: item.location, decisions: decisionOfItem[index].map { [$0] } ?? [], neverShown: neverShown[index]))
@@ -81,7 +86,7 @@ extension FHIRSurvey {
                 question: "(submit)", description: "submitted in-progress", location: end,
                 impossible: requiredItems.isEmpty ? [true: "no item is required, so every response is completed"] : [:]),
         ]
-        return FHIRCoverageLayout(plan: plan, decisionOfItem: decisionOfItem, firstChoice: firstChoice)
+        return FHIRCoverageLayout(plan: plan, decisionOfItem: decisionOfItem, questionOfItem: questionOfItem, firstChoice: firstChoice)
     }
 
     /// Which outcome of a condition no answer can give, and why: a value that is not among the source's
@@ -90,6 +95,10 @@ extension FHIRSurvey {
         guard let source = itemByLinkId[condition.question] else { return [:] }
         let item = items[source]
         let answered = condition.op == .exists ? (condition.answer.json.boolValue ?? true) : true
+        if item.valueIsCalculated || item.enablementIsExpression {
+            let reason = "'\(item.linkId)' depends on an SDC expression, which SurveyReplay does not evaluate yet: the condition is never decided"
+            return [true: reason, false: reason]
+        }
         if !item.type.takesAnswers {
             switch condition.op {
             case .exists: return [answered: "'\(item.linkId)' is \(item.type.withArticle) item and never has an answer"]

@@ -49,7 +49,9 @@ final class FHIRSession: SurveySession {
         refresh()
         state.focus = visibleQuestions(after: -1).first.map { tree.instances[$0].id }
         if let coverage = self.coverage {
-            for (item, shown) in itemShown.enumerated() where !shown { coverage.recorder.question(item, shown: false) }
+            for (item, shown) in itemShown.enumerated() where !shown {
+                if let question = coverage.layout.questionOfItem[item] { coverage.recorder.question(question, shown: false) }
+            }
         }
     }
 
@@ -362,7 +364,7 @@ final class FHIRSession: SurveySession {
         }
         state.answers[instance.id] = values.isEmpty ? nil : values
         if let coverage, !values.isEmpty {
-            coverage.recorder.answered(instance.item)
+            if let question = coverage.layout.questionOfItem[instance.item] { coverage.recorder.answered(question) }
             let first = coverage.layout.firstChoice[instance.item]
             for value in values {
                 if let option = item.options.firstIndex(where: { $0.value == value }) { coverage.recorder.choice(first + option) }
@@ -434,7 +436,7 @@ final class FHIRSession: SurveySession {
         fingerprint = hash
         if let coverage {
             for (item, on) in itemNowShown.enumerated() where on != itemShown[item] {
-                coverage.recorder.question(item, shown: on)
+                if let question = coverage.layout.questionOfItem[item] { coverage.recorder.question(question, shown: on) }
             }
             recordDecisions(coverage.recorder, coverage.layout)
         }
