@@ -30,6 +30,7 @@ struct FHIRDecoder {
     // MARK: reporting
 
     private mutating func error(_ cursor: JSONCursor, _ message: String, hint: String? = nil, rule: String = shapeRule) {
+        let hint = hint ?? "follow the R4 Questionnaire structure (hl7.org/fhir/R4/questionnaire-definitions.html): the simulation needs it"
         errors.append(cursor.diagnostic(.error, message, hint: hint, rule: rule))
     }
 
@@ -249,7 +250,9 @@ struct FHIRDecoder {
             let answer = value(condition, prefix: "answer", in: "an enableWhen of '\(linkId)'", allowed: allowed)
             if op == .exists, let answer, answer.type != .boolean {
                 // que-7 leaves the meaning undefined, so the file cannot be simulated.
-                error(entry, "operator exists takes answerBoolean, not answer\(answer.type.rawValue) (que-7)", rule: "fhir-que-7")
+                error(
+                    entry, "operator exists takes answerBoolean, not answer\(answer.type.rawValue) (que-7)",
+                    hint: "write \"answerBoolean\": true to test that it is answered, false that it is not", rule: "fhir-que-7")
                 continue
             }
             if let question, let op, let answer {
