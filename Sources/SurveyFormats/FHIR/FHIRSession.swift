@@ -363,12 +363,16 @@ final class FHIRSession: SurveySession {
             apply(renumbering(instance.id, old: old.count) { mapping[$0] })
         }
         state.answers[instance.id] = values.isEmpty ? nil : values
-        if let coverage, !values.isEmpty {
-            if let question = coverage.layout.questionOfItem[instance.item] { coverage.recorder.answered(question) }
-            let first = coverage.layout.firstChoice[instance.item]
-            for value in values {
-                if let option = item.options.firstIndex(where: { $0.value == value }) { coverage.recorder.choice(first + option) }
-            }
+        recordAnswer(values, item: instance.item)
+    }
+
+    /// Reports an answer stored (by the respondent or as an initial value), for coverage.
+    private func recordAnswer(_ values: [FHIR.Value], item: Int) {
+        guard let coverage, !values.isEmpty else { return }
+        if let question = coverage.layout.questionOfItem[item] { coverage.recorder.answered(question) }
+        let first = coverage.layout.firstChoice[item]
+        for value in values {
+            if let option = survey.items[item].options.firstIndex(where: { $0.value == value }) { coverage.recorder.choice(first + option) }
         }
     }
 
@@ -412,6 +416,7 @@ final class FHIRSession: SurveySession {
                 let values = survey.initialValues(instance.item)
                 if !values.isEmpty, state.answers[instance.id] == nil {
                     state.answers[instance.id] = values
+                    recordAnswer(values, item: instance.item)
                     grew = grew || !survey.items[instance.item].children.isEmpty
                 }
             }
