@@ -1,4 +1,5 @@
 import SurveyCore
+import SurveyHarness
 import Testing
 
 @testable import SurveyFormats
@@ -94,5 +95,21 @@ struct FHIRResponseTests {
         let answers = try survey.answers(inPayload: JSONCursor(node: parsed))
         #expect(answers.map(\.question) == ["g#1/x", "g#2/x", "sym", "sym#2/days"])
         #expect(answers.map(\.value) == ["a", "b", ["fever", "rash"], 4])
+    }
+
+    @Test("the importer adds the repeating-group instances a response has, and the replay gives the same response")
+    func importAddsInstances() throws {
+        let survey = try loadQuestionnaire(
+            questionnaireText([fhirItem("a", "boolean"), fhirItem("g", "group", #""repeats": true"#, items: [fhirItem("x", "string")])]))
+        let original = survey.makeSession(SessionSettings(today: testToday))
+        original.play(.answer("a", true), .answer("g#1/x", "one"), .add(group: "g"), .answer("g#2/x", "two"), .add(group: "g"), .answer("g#3/x", "three"), .submit)
+        let payload = try #require(original.payload)
+        let parsed = try JSONParser.parse(SourceFile(path: "r.json", text: CanonicalJSON.compact(payload)))
+        let imported = PayloadImporter(survey: survey, settings: SessionSettings(today: testToday)).importAnswers(try survey.answers(inPayload: JSONCursor(node: parsed)))
+        #expect(imported.problems.isEmpty)
+        #expect(imported.actions.filter { $0 == .add(group: "g") }.count == 2)
+        let replay = survey.makeSession(SessionSettings(today: testToday))
+        replay.play(imported.actions)
+        #expect(replay.payload == payload)
     }
 }
