@@ -112,4 +112,21 @@ struct FHIRResponseTests {
         replay.play(imported.actions)
         #expect(replay.payload == payload)
     }
+
+    @Test("the recorder's prompt and typed input: option numbers and codes, yes/no, numbers with units, lists for repeating items")
+    func typedInput() throws {
+        let survey = try loadQuestionnaire(
+            questionnaireText([
+                fhirItem("c", "choice", #"\#(codingOptions(["a", "b"])), "repeats": true"#), fhirItem("flag", "boolean"), fhirItem("w", "quantity"),
+                fhirItem("d", "date", #""extension": [{"url": "http://hl7.org/fhir/StructureDefinition/entryFormat", "valueString": "YYYY-MM-DD"}]"#),
+            ]))
+        let prompt = try #require(survey.prompt(for: "c", settings: SessionSettings()))
+        #expect(prompt.choices == ["a (A)", "b (B)"])
+        #expect(prompt.kind == "choice (repeats)")
+        #expect(survey.prompt(for: "d", settings: SessionSettings())?.hint.contains("entry format YYYY-MM-DD") == true)
+        #expect(try survey.interpretInput("2, a", for: "c").get() == [["system": "http://example.org/s", "code": "b", "display": "B"], ["system": "http://example.org/s", "code": "a", "display": "A"]])
+        #expect(try survey.interpretInput("yes", for: "flag").get() == true)
+        #expect(try survey.interpretInput("70 kg", for: "w").get() == ["value": 70, "unit": "kg"])
+        #expect(throws: InputProblem.self) { try survey.interpretInput("maybe", for: "flag").get() }
+    }
 }

@@ -55,7 +55,6 @@ enum FHIRLint {
                 }
                 found += placementFindings(outline, dependent: index, source: sourceIndex, condition: condition)
             }
-            if item.enableWhen.count > 1, item.enableBehavior == nil { continue }
         }
         return found
     }

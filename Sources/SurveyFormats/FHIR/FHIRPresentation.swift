@@ -8,6 +8,7 @@ extension FHIRSurvey {
         guard let index = definition(of: question) else { return nil }
         let item = items[index]
         var kind = item.type.rawValue
+        if let control = item.itemControl { kind += ", shown as \(control)" }
         if item.repeats { kind += item.type == .group ? " (repeating: add/remove instances)" : " (repeats)" }
         let choices = item.options.map { FHIRValues.label($0.value) }
         let hint: String =
@@ -21,7 +22,8 @@ extension FHIRSurvey {
             case .date, .dateTime, .time, .string, .text, .url: "the value, e.g. \(example(for: index))"
             case .attachment, .reference: "the JSON object, e.g. \(example(for: index))"
             }
-        return QuestionPrompt(id: question, text: item.text, kind: kind, choices: choices, hint: hint + "; or any JSON value")
+        let format = item.entryFormat.map { " (entry format \($0))" } ?? ""
+        return QuestionPrompt(id: question, text: item.text, kind: kind, choices: choices, hint: hint + format + "; or any JSON value")
     }
 
     public func interpretInput(_ text: String, for question: String) -> Result<JSONValue, InputProblem> {

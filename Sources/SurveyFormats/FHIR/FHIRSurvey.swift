@@ -122,22 +122,6 @@ public struct FHIRSurvey: Survey {
     public func item(_ linkId: String) -> FHIR.Item? {
         itemByLinkId[linkId].map { items[$0] }
     }
-
-    /// The answer options of an item, by value type.
-    func optionValues(_ index: Int) -> [FHIR.Value] {
-        items[index].options.map(\.value)
-    }
-
-    /// The items above an item, nearest first.
-    func ancestors(of index: Int) -> [Int] {
-        var result: [Int] = []
-        var current = items[index].parent
-        while let parent = current {
-            result.append(parent)
-            current = items[parent].parent
-        }
-        return result
-    }
 }
 
 extension FHIRSurvey {
