@@ -20,6 +20,9 @@ public protocol Survey: Sendable {
     var format: String { get }
     /// Every id an action may name, in document order.
     var questionIDs: [String] { get }
+    /// Whether an id names a question of the survey: one of `questionIDs`, or for formats whose questions
+    /// have instances (FHIR repeating groups), an instance of one.
+    func hasQuestion(_ id: String) -> Bool
     /// A session; with a recorder, the session reports every branch it takes into it.
     func makeSession(_ settings: SessionSettings, coverage: CoverageRecorder?) -> any SurveySession
     /// The branches of the survey's logic, for coverage.
@@ -51,6 +54,8 @@ public protocol Survey: Sendable {
 }
 
 extension Survey {
+    public func hasQuestion(_ id: String) -> Bool { questionIDs.contains(id) }
+
     public var profiles: [String] { [] }
     public var options: [String: [String]] { [:] }
 

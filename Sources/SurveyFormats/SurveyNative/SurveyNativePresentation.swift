@@ -102,7 +102,7 @@ extension SurveyNativeSurvey {
 }
 
 extension String {
-    fileprivate var trimmingSpaces: String {
+    var trimmingSpaces: String {
         String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" || $0 == "\r" }.reversed())
     }
 }

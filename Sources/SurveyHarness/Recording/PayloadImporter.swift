@@ -23,14 +23,14 @@ public struct PayloadImporter {
         var remaining = answers
         var actions: [Action] = []
         var problems: [String] = []
-        let known = Set(survey.questionIDs)
-        for (question, _) in answers where !known.contains(question) {
+        for (question, _) in answers where !survey.hasQuestion(question) {
             problems.append("'\(question)': the survey has no such question")
         }
-        remaining.removeAll { !known.contains($0.question) }
+        remaining.removeAll { !survey.hasQuestion($0.question) }
 
         var stalled = false
-        while !session.isSubmittable && !stalled {
+        // Engines whose Submit is always there (FHIR) still get every answer in, adding group instances for them.
+        while !stalled && (!session.isSubmittable || !remaining.isEmpty) {
             let before = Trace.View(of: session)
             var answered = false
             for id in session.visibleQuestions {
@@ -44,7 +44,10 @@ public struct PayloadImporter {
                     problems.append("'\(id)' = \(CanonicalJSON.compact(value)): the survey refuses it: \(result.outcome.message ?? "")")
                 }
             }
-            if session.isSubmittable { break }
+            if session.isSubmittable {
+                if !answered { stalled = !addInstance(for: remaining, session: session, actions: &actions) }
+                continue
+            }
             let afterAnswers = Trace.View(of: session)
             if afterAnswers.current == before.current || !answered {
                 if session.perform(.next(question: nil)).outcome == .ok {
@@ -69,5 +72,20 @@ public struct PayloadImporter {
             }
         }
         return Result(actions: actions, problems: problems)
+    }
+
+    /// Takes the first `add` the session offers that shows a question the payload still has an answer for
+    /// (tried on a copy of the session first); whether there was one.
+    private func addInstance(for remaining: [(question: String, value: JSONValue)], session: any SurveySession, actions: inout [Action]) -> Bool {
+        let wanted = Set(remaining.map(\.question))
+        for case .add(let group) in session.otherActions {
+            let trial = survey.makeSession(settings)
+            for action in actions { _ = trial.perform(action) }
+            guard trial.perform(.add(group: group)).outcome == .ok, trial.visibleQuestions.contains(where: wanted.contains) else { continue }
+            _ = session.perform(.add(group: group))
+            actions.append(.add(group: group))
+            return true
+        }
+        return false
     }
 }

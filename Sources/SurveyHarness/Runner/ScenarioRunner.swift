@@ -43,7 +43,6 @@ public struct ScenarioRunner: Sendable {
         let session = survey.makeSession(scenario.settings, coverage: coverage)
         var trace = Trace(survey: scenario.surveyPath ?? "", format: survey.format, start: Trace.View(of: session))
         var failures: [ScenarioResult.Failure] = []
-        let known = Set(survey.questionIDs)
         for line in scenario.lines {
             switch line.statement {
             case .action(let action)?:
@@ -55,9 +54,8 @@ public struct ScenarioRunner: Sendable {
                 trace.steps.append(
                     Trace.Step(number: number, action: action, outcome: result.outcome, view: Trace.View(of: session), events: result.events))
             case .expect(let expectation)?:
-                let unknown = expectation.questionIDs.filter { !known.contains($0) }
-                if let missing = unknown.first {
-                    let reason = "the survey has no question '\(missing)'\(Spelling.suggestion(for: missing, in: known.sorted()))"
+                if let missing = expectation.questionIDs.first(where: { !survey.hasQuestion($0) }) {
+                    let reason = "the survey has no question '\(missing)'\(Spelling.suggestion(for: missing, in: survey.questionIDs))"
                     return ScenarioResult(
                         trace: trace, failures: failures, stale: .init(step: trace.steps.count, line: line.number, reason: reason))
                 }

@@ -1,0 +1,114 @@
+import SurveyCore
+
+/// What a scenario's answer means for an item (§A2 item type → value mapping): a boolean, a number, a date
+/// string, a Coding object, a Quantity object…, and a list of them for a repeating item. A choice answer
+/// must be one of the options (a Coding matched by code, and by system when given) and is stored as the
+/// option is written; an open-choice item also takes free text.
+extension FHIRSurvey {
+    func interpret(_ json: JSONValue, forItem index: Int) -> Result<[FHIR.Value], InputProblem> {
+        let item = items[index]
+        let elements: [JSONValue]
+        if item.repeats {
+            guard let list = json.arrayValue else {
+                return .failure(InputProblem("'\(item.linkId)' repeats: expected a list of answers, e.g. [\(example(for: index))]"))
+            }
+            elements = list
+            if let maxOccurs = item.maxOccurs, list.count > maxOccurs {
+                return .failure(InputProblem("'\(item.linkId)' takes at most \(maxOccurs) answers (questionnaire-maxOccurs), not \(list.count)"))
+            }
+        } else {
+            if json.arrayValue != nil {
+                return .failure(InputProblem("'\(item.linkId)' does not repeat: expected one answer, not a list"))
+            }
+            elements = [json]
+        }
+        var values: [FHIR.Value] = []
+        for element in elements {
+            switch value(element, forItem: index) {
+            case .success(let value): values.append(value)
+            case .failure(let message): return .failure(message)
+            }
+        }
+        return .success(values)
+    }
+
+    private func value(_ json: JSONValue, forItem index: Int) -> Result<FHIR.Value, InputProblem> {
+        let item = items[index]
+        if let type = item.type.valueType {
+            if let problem = FHIRValues.problem(json, as: type) {
+                return .failure(InputProblem("'\(item.linkId)' is \(item.type.withArticle) item: \(problem), found \(CanonicalJSON.compact(json))"))
+            }
+            return .success(FHIR.Value(type, json))
+        }
+        if let option = item.options.first(where: { Self.option($0.value, matches: json) }) {
+            return .success(option.value)
+        }
+        if item.type == .openChoice, let text = json.stringValue, !text.isEmpty {
+            return .success(FHIR.Value(.string, json))
+        }
+        if item.options.isEmpty, FHIRValues.problem(json, as: .coding) == nil {
+            // No options in the file (an external value set): any Coding is taken.
+            return .success(FHIR.Value(.coding, json))
+        }
+        let choices = item.options.prefix(8).map { FHIRValues.label($0.value) }.joined(separator: ", ")
+        let more = item.options.count > 8 ? ", …" : ""
+        let free = item.type == .openChoice ? ", or free text as a string" : ""
+        return .failure(InputProblem("\(CanonicalJSON.compact(json)) is not an option of '\(item.linkId)'; expected one of \(choices)\(more)\(free)"))
+    }
+
+    /// Whether a scenario value picks an option: a Coding by code (and system when the value gives one),
+    /// anything else by equal JSON.
+    static func option(_ option: FHIR.Value, matches json: JSONValue) -> Bool {
+        guard option.type == .coding else { return option.json == json }
+        guard let given = json.objectValue, let wanted = option.json.objectValue else { return false }
+        if let system = given["system"], system != wanted["system"] { return false }
+        if let code = given["code"] { return code == wanted["code"] }
+        return given["display"] != nil && given["display"] == wanted["display"]
+    }
+
+    /// Why values break the item's typing limits or bounds (enforced on input, as the reference's
+    /// recommended rule 5 says), or nil. The first of each kind, as engines show one message.
+    func limitProblem(_ values: [FHIR.Value], forItem index: Int) -> Outcome? {
+        let item = items[index]
+        for value in values {
+            if let maxLength = item.maxLength, let text = value.json.stringValue, text.count > maxLength {
+                return .rejected("'\(item.linkId)' takes at most \(maxLength) characters (maxLength); \"\(text)\" has \(text.count)")
+            }
+            if let low = item.minValue, let order = FHIRValues.compare(value, low), order < 0 {
+                return .validationFailed("'\(item.linkId)' must be at least \(FHIRValues.label(low)) (minValue)")
+            }
+            if let high = item.maxValue, let order = FHIRValues.compare(value, high), order > 0 {
+                return .validationFailed("'\(item.linkId)' must be at most \(FHIRValues.label(high)) (maxValue)")
+            }
+        }
+        return nil
+    }
+
+    /// The values an item starts with: `initial`, else the options marked initialSelected (§A2); one only
+    /// when the item does not repeat.
+    func initialValues(_ index: Int) -> [FHIR.Value] {
+        let item = items[index]
+        guard item.type.takesAnswers, !item.valueIsCalculated else { return [] }
+        let values = item.initial.isEmpty ? item.options.filter(\.initialSelected).map(\.value) : item.initial
+        return item.repeats ? values : Array(values.prefix(1))
+    }
+
+    /// An answer of the item's shape, for messages.
+    func example(for index: Int) -> String {
+        let item = items[index]
+        if let option = item.options.first { return CanonicalJSON.compact(option.value.json) }
+        switch item.type.valueType {
+        case .boolean?: return "true"
+        case .decimal?: return "1.5"
+        case .integer?: return "1"
+        case .date?: return "\"2024-05-01\""
+        case .dateTime?: return "\"2024-05-01T09:30:00Z\""
+        case .time?: return "\"09:30:00\""
+        case .string?, .uri?: return "\"text\""
+        case .quantity?: return #"{"unit":"kg","value":70}"#
+        case .reference?: return #"{"reference":"Patient/example"}"#
+        case .attachment?: return #"{"contentType":"text/plain","title":"note.txt"}"#
+        case .coding?, nil: return #"{"code":"a","system":"http://example.org"}"#
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import SurveyCore
+
+/// The branches of a Questionnaire: each item's enablement decision (its enableWhen joined by its
+/// enableBehavior) with one leaf per condition, each answer option, each question shown and answered, and the
+/// response submitted completed or in-progress. Instances of one item report into the item's branches.
+struct FHIRCoverageLayout: Sendable {
+    let plan: CoveragePlan
+    let decisionOfItem: [Int?]
+    /// The plan's question of each item that takes answers (groups and display items have none).
+    let questionOfItem: [Int?]
+    let firstChoice: [Int]
+    static let submittedCompleted = 0
+    static let submittedInProgress = 1
+}
+
+extension FHIRSurvey {
+    public func coveragePlan() -> CoveragePlan { layout().plan }
+
+    func layout() -> FHIRCoverageLayout {
+        coverageLayout.get(makeCoverageLayout)
+    }
+
+    private func makeCoverageLayout() -> FHIRCoverageLayout {
+        var plan = CoveragePlan(file: file)
+        var decisionOfItem = [Int?](repeating: nil, count: items.count)
+        var firstChoice: [Int] = []
+        var questionOfItem = [Int?](repeating: nil, count: items.count)
+        var neverShown = [String?](repeating: nil, count: items.count)
+        for (index, item) in items.enumerated() {
+            if let parent = item.parent, let reason = neverShown[parent] {
+                neverShown[index] = "it is under '\(items[parent].linkId)', which \(reason.hasPrefix("it is under") ? "is never shown" : reason)"
+            } else if item.enablementIsExpression {
+                neverShown[index] = "its enablement is an SDC enableWhenExpression, which SurveyReplay does not evaluate yet"
+            } else if item.hidden {
+                neverShown[index] = "it is hidden (questionnaire-hidden)"
+            }
+            if !item.enableWhen.isEmpty, let location = item.enableWhenLocation {
+                var leaves: [CoveragePlan.Node] = []
+                var leafImpossible: [[Bool: String]] = []
+                for condition in item.enableWhen {
+                    let impossible = impossibleOutcomes(condition)
+                    leafImpossible.append(impossible)
+                    plan.leaves.append(CoveragePlan.Point(question: condition.question, description: condition.description, location: condition.location, impossible: impossible))
+                    leaves.append(.leaf(plan.leaves.count - 1))
+                }
+                let tree: CoveragePlan.Node = item.enableBehavior == .any ? .any(leaves) : .all(leaves)
+                var impossible: [Bool: String] = [:]
+                if leafImpossible.count == 1 {
+                    impossible = leafImpossible[0]
+                } else if item.enableBehavior == .any {
+                    if leafImpossible.allSatisfy({ $0[true] != nil }) { impossible[true] = "no condition can be true (see its leaves)" }
+                    if let never = leafImpossible.first(where: { $0[false] != nil }) { impossible[false] = never[false] }
+                } else {
+                    if let never = leafImpossible.first(where: { $0[true] != nil }) { impossible[true] = never[true] }
+                    if leafImpossible.allSatisfy({ $0[false] != nil }) { impossible[false] = "no condition can be false (see its leaves)" }
+                }
+                if let reason = neverShown[index], item.parent.flatMap({ neverShown[$0] }) != nil {
+                    impossible = [true: reason, false: reason]
+                }
+                decisionOfItem[index] = plan.decisions.count
+                plan.decisions.append(CoveragePlan.Decision(question: item.linkId, kind: "enableWhen", location: location, tree: tree, impossible: impossible))
+                if neverShown[index] == nil, let reason = impossible[true] {
+                    neverShown[index] = "its enableWhen can never be true (\(reason))"
+                }
+            }
+            firstChoice.append(plan.choices.count)
+            let unseen = neverShown[index].map { [true: "'\(item.linkId)' can never be shown: \($0)"] }
+            let readOnly = item.readOnly || item.valueIsCalculated ? [true: "'\(item.linkId)' is read-only: the respondent cannot pick its options"] : nil
+            for option in item.options {
+                plan.choices.append(
+                    CoveragePlan.Point(
+                        question: item.linkId, description: "'\(item.linkId)' option \(FHIRValues.label(option.value))", location: option.location,
+                        impossible: unseen ?? readOnly ?? [:]))
+            }
+            guard item.type.takesAnswers else { continue }
+            questionOfItem[index] = plan.questions.count
+            plan.questions.append(
+                CoveragePlan.QuestionPoint(
+                    id: item.linkId, location: item.location, decisions: decisionOfItem[index].map { [$0] } ?? [], neverShown: neverShown[index]))
+        }
+        let end = items.last?.location ?? SourceLocation(position: SourcePosition(line: 1, column: 1), pointer: .root)
+        let requiredItems = items.filter(\.required)
+        plan.terminals = [
+            CoveragePlan.Point(question: "(submit)", description: "submitted completed", location: end),
+            CoveragePlan.Point(
+                question: "(submit)", description: "submitted in-progress", location: end,
+                impossible: requiredItems.isEmpty ? [true: "no item is required, so every response is completed"] : [:]),
+        ]
+        return FHIRCoverageLayout(plan: plan, decisionOfItem: decisionOfItem, questionOfItem: questionOfItem, firstChoice: firstChoice)
+    }
+
+    /// Which outcome of a condition no answer can give, and why: a value that is not among the source's
+    /// options, a source that never carries answers, an ordering on a type without order.
+    func impossibleOutcomes(_ condition: FHIR.EnableWhen) -> [Bool: String] {
+        guard let source = itemByLinkId[condition.question] else { return [:] }
+        let item = items[source]
+        let answered = condition.op == .exists ? (condition.answer.json.boolValue ?? true) : true
+        if item.valueIsCalculated || item.enablementIsExpression {
+            let reason = "'\(item.linkId)' depends on an SDC expression, which SurveyReplay does not evaluate yet: the condition is never decided"
+            return [true: reason, false: reason]
+        }
+        if !item.type.takesAnswers {
+            switch condition.op {
+            case .exists: return [answered: "'\(item.linkId)' is \(item.type.withArticle) item and never has an answer"]
+            case .notEquals: return [false: "'\(item.linkId)' is \(item.type.withArticle) item and never has an answer"]
+            default: return [true: "'\(item.linkId)' is \(item.type.withArticle) item and never has an answer"]
+            }
+        }
+        if let reason = FHIRLint.mismatch(condition, source: item) {
+            switch condition.op {
+            case .exists: return [:]
+            case .notEquals: return [false: reason]
+            default: return [true: reason]
+            }
+        }
+        if condition.op == .equals || condition.op == .notEquals, let reason = FHIRLint.neverMatches(condition, source: item) {
+            return condition.op == .equals ? [true: reason] : [false: reason]
+        }
+        return [:]
+    }
+}

@@ -1,0 +1,389 @@
+import SurveyCore
+
+/// Reads an R4 Questionnaire, keeping every location. It never stops at a problem: what makes the file
+/// unusable for a simulation goes to `errors` (a load reports them all and loads nothing), and what the spec
+/// forbids but the engines render anyway (most que-* constraints, a missing status) goes to `findings`,
+/// which lint reports.
+struct FHIRDecoder {
+    let file: String
+    private(set) var items: [FHIR.Item?] = []
+    private(set) var errors: [Diagnostic] = []
+    private(set) var findings: [Diagnostic] = []
+    /// The codes of each contained ValueSet, by `#id` (resolved offline, as C3-PRO does; §A2 answerValueSet).
+    private var valueSets: [String: [FHIR.Value]] = [:]
+
+    static let shapeRule = "fhir-file-shape"
+
+    private init(file: String) {
+        self.file = file
+    }
+
+    static func read(_ root: JSONCursor) -> (FHIROutline?, errors: [Diagnostic], findings: [Diagnostic]) {
+        var decoder = FHIRDecoder(file: root.file.path)
+        guard let object = root.object else {
+            return (nil, [root.diagnostic(.error, "expected a Questionnaire object", rule: shapeRule)], [])
+        }
+        let outline = decoder.decodeQuestionnaire(object)
+        return (outline, decoder.errors, decoder.findings)
+    }
+
+    // MARK: reporting
+
+    private mutating func error(_ cursor: JSONCursor, _ message: String, hint: String? = nil, rule: String = shapeRule) {
+        let hint = hint ?? "follow the R4 Questionnaire structure (hl7.org/fhir/R4/questionnaire-definitions.html): the simulation needs it"
+        errors.append(cursor.diagnostic(.error, message, hint: hint, rule: rule))
+    }
+
+    private mutating func finding(_ severity: Diagnostic.Severity, _ cursor: JSONCursor, _ message: String, hint: String, rule: String) {
+        findings.append(cursor.diagnostic(severity, message, hint: hint, rule: rule))
+    }
+
+    /// A que-* constraint broken: the engines render such files anyway, so lint reports it and a load goes on.
+    private mutating func constraint(_ id: String, _ cursor: JSONCursor, _ message: String, hint: String) {
+        findings.append(cursor.diagnostic(.error, "\(message) (\(id))", hint: hint, rule: "fhir-\(id)"))
+    }
+
+    // MARK: typed optional members
+
+    private mutating func string(_ object: JSONObjectCursor, _ key: String) -> String? {
+        guard let cursor = object[key] else { return nil }
+        guard let value = cursor.stringValue else {
+            error(cursor, "expected a string for \"\(key)\", found \(cursor.node.kindDescription)")
+            return nil
+        }
+        return value
+    }
+
+    private mutating func bool(_ object: JSONObjectCursor, _ key: String) -> Bool? {
+        guard let cursor = object[key] else { return nil }
+        guard let value = cursor.boolValue else {
+            error(cursor, "expected true or false for \"\(key)\", found \(cursor.node.kindDescription)")
+            return nil
+        }
+        return value
+    }
+
+    private mutating func integer(_ cursor: JSONCursor, for what: String) -> Int? {
+        guard let number = cursor.numberValue, number == number.rounded(), abs(number) < 2_147_483_648 else {
+            error(cursor, "expected an integer for \(what), found \(cursor.node.kindDescription)")
+            return nil
+        }
+        return Int(number)
+    }
+
+    private mutating func array(_ object: JSONObjectCursor, _ key: String) -> [JSONCursor] {
+        guard let cursor = object[key] else { return [] }
+        guard let elements = cursor.elements else {
+            error(cursor, "expected an array for \"\(key)\", found \(cursor.node.kindDescription)")
+            return []
+        }
+        return elements
+    }
+
+    /// The one `prefix<Type>` member of an object (`answerCoding`, `valueInteger`…), checked against its type.
+    private mutating func value(_ object: JSONObjectCursor, prefix: String, in what: String, allowed: Set<FHIR.ValueType>? = nil) -> FHIR.Value? {
+        let found = FHIRValues.members(object, prefix: prefix)
+        guard let first = found.first else {
+            let expected = (allowed.map { Array($0) } ?? FHIR.ValueType.allCases).map { prefix + $0.rawValue }.sorted().joined(separator: ", ")
+            error(object.cursor, "\(what) has no \(prefix)[x]; expected one of \(expected)")
+            return nil
+        }
+        if found.count > 1 {
+            error(found[1].cursor, "\(what) has both \"\(first.key)\" and \"\(found[1].key)\"; expected one \(prefix)[x]")
+            return nil
+        }
+        if let allowed, !allowed.contains(first.type) {
+            let expected = allowed.map { prefix + $0.rawValue }.sorted().joined(separator: ", ")
+            error(first.cursor, "\"\(first.key)\" is not allowed in \(what); expected one of \(expected)")
+            return nil
+        }
+        let json = first.cursor.node.plain
+        if let problem = FHIRValues.problem(json, as: first.type) {
+            error(first.cursor, "\(problem) for \"\(first.key)\", found \(CanonicalJSON.compact(json))")
+            return nil
+        }
+        return FHIR.Value(first.type, json)
+    }
+
+    // MARK: the questionnaire
+
+    private mutating func decodeQuestionnaire(_ object: JSONObjectCursor) -> FHIROutline {
+        if object["status"] == nil {
+            finding(
+                .warning, object.cursor, "the Questionnaire has no \"status\", which R4 requires (1..1)",
+                hint: "add \"status\": \"draft\" or \"active\"; the engines render it anyway", rule: "fhir-missing-status")
+        }
+        for contained in array(object, "contained") {
+            guard let resource = contained.object, resource["resourceType"]?.stringValue == "ValueSet", let id = resource["id"]?.stringValue else { continue }
+            valueSets["#" + id] = codes(of: resource)
+        }
+        let itemCursor = object["item"]
+        var top: [Int] = []
+        if let itemCursor {
+            if let elements = itemCursor.elements {
+                for element in elements {
+                    if let index = decodeItem(element, parent: nil) { top.append(index) }
+                }
+            } else {
+                error(itemCursor, "expected an array of items for \"item\", found \(itemCursor.node.kindDescription)")
+            }
+        }
+        if top.isEmpty, errors.isEmpty {
+            error(itemCursor ?? object.cursor, "the Questionnaire has no items; expected at least one in \"item\"")
+        }
+        return FHIROutline(
+            file: file, items: items.compactMap { $0 }, topLevel: top, url: string(object, "url"), version: string(object, "version"),
+            id: string(object, "id"), location: object.location)
+    }
+
+    /// The codes of a contained ValueSet: its expansion, else the concepts its compose includes.
+    private func codes(of valueSet: JSONObjectCursor) -> [FHIR.Value] {
+        func coding(_ entry: JSONValue, system: JSONValue?) -> FHIR.Value? {
+            guard var object = entry.objectValue, object["code"]?.stringValue != nil else { return nil }
+            if object["system"] == nil, let system { object["system"] = system }
+            var kept: [String: JSONValue] = [:]
+            for key in ["system", "code", "display"] { kept[key] = object[key] }
+            return FHIR.Value(.coding, .object(kept))
+        }
+        let plain = valueSet.cursor.node.plain.objectValue ?? [:]
+        if let contains = plain["expansion"]?.objectValue?["contains"]?.arrayValue {
+            return contains.compactMap { coding($0, system: nil) }
+        }
+        let includes = plain["compose"]?.objectValue?["include"]?.arrayValue ?? []
+        return includes.flatMap { include -> [FHIR.Value] in
+            let system = include.objectValue?["system"]
+            return (include.objectValue?["concept"]?.arrayValue ?? []).compactMap { coding($0, system: system) }
+        }
+    }
+
+    // MARK: items
+
+    private mutating func decodeItem(_ cursor: JSONCursor, parent: Int?) -> Int? {
+        guard let object = cursor.object else {
+            error(cursor, "expected an item object, found \(cursor.node.kindDescription)")
+            return nil
+        }
+        guard let linkIdCursor = object["linkId"], let linkId = linkIdCursor.stringValue, !linkId.isEmpty else {
+            error(object["linkId"] ?? cursor, "the item has no \"linkId\"; expected a non-empty string (1..1)")
+            return nil
+        }
+        guard let typeCursor = object["type"], let typeName = typeCursor.stringValue else {
+            error(object["type"] ?? cursor, "item '\(linkId)' has no \"type\"; expected one of \(FHIR.ItemType.allCases.map(\.rawValue).joined(separator: ", "))")
+            return nil
+        }
+        guard let type = FHIR.ItemType(rawValue: typeName) else {
+            error(
+                typeCursor,
+                "item '\(linkId)' has the unknown type \"\(typeName)\"; expected one of \(FHIR.ItemType.allCases.map(\.rawValue).joined(separator: ", "))\(Spelling.suggestion(for: typeName, in: FHIR.ItemType.allCases.map(\.rawValue)))"
+            )
+            return nil
+        }
+        let index = items.count
+        items.append(nil)
+
+        let text = string(object, "text")
+        let required = bool(object, "required") ?? false
+        let repeats = bool(object, "repeats") ?? false
+        let readOnly = bool(object, "readOnly") ?? false
+        let maxLength = object["maxLength"].flatMap { integer($0, for: "\"maxLength\"") }
+        let (enableWhen, enableBehavior) = decodeEnableWhen(object, linkId: linkId)
+        let options = decodeOptions(object, linkId: linkId)
+        var valueSetCodes: [FHIR.AnswerOption] = []
+        var externalValueSet: String?
+        if let valueSet = string(object, "answerValueSet") {
+            if let codes = valueSets[valueSet], let cursor = object["answerValueSet"] {
+                valueSetCodes = codes.map { FHIR.AnswerOption(value: $0, initialSelected: false, location: cursor.location) }
+            } else {
+                externalValueSet = valueSet
+            }
+        }
+        let initial = array(object, "initial").compactMap { entry -> FHIR.Value? in
+            guard let entryObject = entry.object else {
+                error(entry, "expected an initial object with one value[x], found \(entry.node.kindDescription)")
+                return nil
+            }
+            return value(entryObject, prefix: "value", in: "the initial value of '\(linkId)'")
+        }
+        if let expected = type.valueType, let wrong = initial.first(where: { $0.type != expected }), let cursor = object["initial"] {
+            error(cursor, "the initial value of '\(linkId)' is a \(wrong.type.rawValue); \(type.withArticle) item takes value\(expected.rawValue)")
+        }
+        let extensions = decodeExtensions(object, linkId: linkId, type: type)
+
+        var children: [Int] = []
+        for child in array(object, "item") {
+            if let childIndex = decodeItem(child, parent: index) { children.append(childIndex) }
+        }
+        checkConstraints(object, linkId: linkId, type: type, options: options, initial: initial, children: children)
+
+        items[index] = FHIR.Item(
+            linkId: linkId, text: text, type: type, required: required, repeats: repeats, readOnly: readOnly, maxLength: maxLength,
+            options: options.isEmpty ? valueSetCodes : options, externalValueSet: externalValueSet, initial: initial, enableWhen: enableWhen,
+            enableBehavior: enableBehavior, minValue: extensions.minValue, maxValue: extensions.maxValue, maxOccurs: extensions.maxOccurs,
+            minOccurs: extensions.minOccurs, hidden: extensions.hidden, itemControl: extensions.itemControl, entryFormat: extensions.entryFormat,
+            expressions: extensions.expressions, parent: parent, children: children, location: object.location,
+            enableWhenLocation: object["enableWhen"]?.location)
+        return index
+    }
+
+    private mutating func decodeEnableWhen(_ object: JSONObjectCursor, linkId: String) -> ([FHIR.EnableWhen], FHIR.EnableBehavior?) {
+        var conditions: [FHIR.EnableWhen] = []
+        let entries = array(object, "enableWhen")
+        for entry in entries {
+            guard let condition = entry.object else {
+                error(entry, "expected an enableWhen object, found \(entry.node.kindDescription)")
+                continue
+            }
+            let question = string(condition, "question")
+            if condition["question"] == nil {
+                error(entry, "an enableWhen of '\(linkId)' has no \"question\"; expected the linkId of the item it reads (1..1)")
+            }
+            var op: FHIR.Operator?
+            if let opCursor = condition["operator"], let name = opCursor.stringValue {
+                op = FHIR.Operator(rawValue: name)
+                if op == nil {
+                    error(opCursor, "unknown enableWhen operator \"\(name)\"; expected one of exists, =, !=, >, <, >=, <=")
+                }
+            } else {
+                error(condition["operator"] ?? entry, "an enableWhen of '\(linkId)' has no \"operator\"; expected one of exists, =, !=, >, <, >=, <= (1..1)")
+            }
+            let allowed: Set<FHIR.ValueType> = [.boolean, .decimal, .integer, .date, .dateTime, .time, .string, .coding, .quantity, .reference]
+            let answer = value(condition, prefix: "answer", in: "an enableWhen of '\(linkId)'", allowed: allowed)
+            if op == .exists, let answer, answer.type != .boolean {
+                // que-7 leaves the meaning undefined, so the file cannot be simulated.
+                error(
+                    entry, "operator exists takes answerBoolean, not answer\(answer.type.rawValue) (que-7)",
+                    hint: "write \"answerBoolean\": true to test that it is answered, false that it is not", rule: "fhir-que-7")
+                continue
+            }
+            if let question, let op, let answer {
+                conditions.append(FHIR.EnableWhen(question: question, op: op, answer: answer, location: entry.location))
+            }
+        }
+        var behavior: FHIR.EnableBehavior?
+        if let cursor = object["enableBehavior"], let name = cursor.stringValue {
+            behavior = FHIR.EnableBehavior(rawValue: name)
+            if behavior == nil { error(cursor, "unknown enableBehavior \"\(name)\"; expected all or any") }
+        } else if let cursor = object["enableBehavior"] {
+            error(cursor, "expected \"all\" or \"any\" for \"enableBehavior\", found \(cursor.node.kindDescription)")
+        }
+        if entries.count > 1, object["enableBehavior"] == nil, let cursor = object["enableWhen"] {
+            // Engines disagree here (LHC-Forms: any; android-fhir: throws; C3-PRO: all), so there is no reading to simulate.
+            error(
+                cursor, "'\(linkId)' has \(entries.count) enableWhen conditions but no enableBehavior (que-12)",
+                hint: "add \"enableBehavior\": \"all\" or \"any\": LHC-Forms reads it as any, C3-PRO as all, and android-fhir fails", rule: "fhir-que-12")
+        }
+        return (conditions, behavior)
+    }
+
+    private mutating func decodeOptions(_ object: JSONObjectCursor, linkId: String) -> [FHIR.AnswerOption] {
+        array(object, "answerOption").compactMap { entry -> FHIR.AnswerOption? in
+            guard let option = entry.object else {
+                error(entry, "expected an answerOption object, found \(entry.node.kindDescription)")
+                return nil
+            }
+            let allowed: Set<FHIR.ValueType> = [.integer, .date, .time, .string, .coding, .reference]
+            guard let value = value(option, prefix: "value", in: "an answerOption of '\(linkId)'", allowed: allowed) else { return nil }
+            return FHIR.AnswerOption(value: value, initialSelected: bool(option, "initialSelected") ?? false, location: entry.location)
+        }
+    }
+
+    private struct Extensions {
+        var minValue: FHIR.Value?
+        var maxValue: FHIR.Value?
+        var maxOccurs: Int?
+        var minOccurs: Int?
+        var hidden = false
+        var itemControl: String?
+        var entryFormat: String?
+        var expressions: [FHIR.UnsupportedExpression] = []
+    }
+
+    private mutating func decodeExtensions(_ object: JSONObjectCursor, linkId: String, type: FHIR.ItemType) -> Extensions {
+        var result = Extensions()
+        for entry in array(object, "extension") {
+            guard let ext = entry.object, let url = ext["url"]?.stringValue else {
+                error(entry, "expected an extension object with a \"url\" string")
+                continue
+            }
+            let name = url.split(separator: "/").last.map(String.init) ?? url
+            switch name {
+            case "minValue", "maxValue":
+                let bound = value(ext, prefix: "value", in: "the \(name) extension of '\(linkId)'", allowed: [.integer, .decimal, .date, .dateTime, .time, .quantity])
+                if name == "minValue" { result.minValue = bound } else { result.maxValue = bound }
+            case "questionnaire-maxOccurs", "questionnaire-minOccurs":
+                guard let cursor = ext["valueInteger"], let count = integer(cursor, for: "the \(name) extension") else {
+                    if ext["valueInteger"] == nil { error(entry, "the \(name) extension of '\(linkId)' has no valueInteger") }
+                    continue
+                }
+                if name == "questionnaire-maxOccurs" { result.maxOccurs = count } else { result.minOccurs = count }
+            case "questionnaire-hidden":
+                result.hidden = bool(ext, "valueBoolean") ?? false
+            case "questionnaire-itemControl":
+                let plain = ext["valueCodeableConcept"]?.node.plain.objectValue
+                result.itemControl = plain?["coding"]?.arrayValue?.first?.objectValue?["code"]?.stringValue
+            case "entryFormat":
+                result.entryFormat = string(ext, "valueString")
+            case "sdc-questionnaire-enableWhenExpression", "sdc-questionnaire-calculatedExpression", "sdc-questionnaire-initialExpression",
+                "sdc-questionnaire-answerExpression", "variable", "cqf-expression":
+                let kind: FHIR.Expression =
+                    switch name {
+                    case "sdc-questionnaire-enableWhenExpression": .enableWhen
+                    case "sdc-questionnaire-calculatedExpression": .calculated
+                    case "sdc-questionnaire-answerExpression": .answer
+                    case "variable": .variable
+                    default: .initial
+                    }
+                let expression = ext["valueExpression"]?.node.plain.objectValue?["expression"]?.stringValue
+                result.expressions.append(FHIR.UnsupportedExpression(kind: kind, expression: expression, location: entry.location))
+            default:
+                break
+            }
+        }
+        if type == .group || !type.takesAnswers, result.minValue != nil || result.maxValue != nil, let cursor = object["extension"] {
+            finding(.warning, cursor, "minValue/maxValue on the \(type.rawValue) '\(linkId)' has no effect", hint: "put bounds on questions", rule: "fhir-ignored-extension")
+        }
+        return result
+    }
+
+    /// The que-* constraints of an item that engines render anyway (§A2): reported by lint, not by a load.
+    private mutating func checkConstraints(
+        _ object: JSONObjectCursor, linkId: String, type: FHIR.ItemType, options: [FHIR.AnswerOption], initial: [FHIR.Value], children: [Int]
+    ) {
+        let cursor = object.cursor
+        if type == .group, object["item"] == nil || children.isEmpty {
+            constraint("que-1", cursor, "the group '\(linkId)' has no nested items", hint: "add items to the group, or make it a display item")
+        }
+        if type == .display, let nested = object["item"] {
+            constraint("que-1", nested, "the display item '\(linkId)' has nested items", hint: "make it a group, or move the items out")
+        }
+        if type == .display, let code = object["code"] {
+            constraint("que-3", code, "the display item '\(linkId)' has a code", hint: "remove the code: display items are not data")
+        }
+        if object["answerOption"] != nil, let valueSet = object["answerValueSet"] {
+            constraint("que-4", valueSet, "'\(linkId)' has both answerOption and answerValueSet", hint: "keep one: the simulation uses answerOption")
+        }
+        if type != .choice, type != .openChoice, let choices = object["answerOption"] ?? object["answerValueSet"] {
+            constraint("que-5", choices, "'\(linkId)' is \(type.withArticle) item with answer choices", hint: "only choice and open-choice items take answerOption or answerValueSet")
+        }
+        if type == .display, let key = object["required"] ?? object["repeats"] {
+            constraint("que-6", key, "the display item '\(linkId)' has required or repeats", hint: "remove them: display items take no answers")
+        }
+        if !type.takesAnswers, let key = object["initial"] {
+            constraint("que-8", key, "the \(type.rawValue) item '\(linkId)' has an initial value", hint: "remove it: \(type.rawValue) items take no answers")
+        }
+        if type == .display, let key = object["readOnly"] {
+            constraint("que-9", key, "the display item '\(linkId)' has readOnly", hint: "remove it")
+        }
+        if let key = object["maxLength"], ![.boolean, .decimal, .integer, .string, .text, .url, .openChoice].contains(type) {
+            constraint("que-10", key, "maxLength on the \(type.rawValue) item '\(linkId)'", hint: "maxLength applies to boolean, decimal, integer, string, text, url and open-choice items")
+        }
+        if !options.isEmpty, let key = object["initial"] {
+            constraint(
+                "que-11", key, "'\(linkId)' has both answerOption and initial",
+                hint: "mark the default option with initialSelected instead; the simulation applies initial as LHC-Forms does")
+        }
+        if initial.count > 1, !(object["repeats"]?.boolValue ?? false), let key = object["initial"] {
+            constraint("que-13", key, "'\(linkId)' has \(initial.count) initial values but does not repeat", hint: "keep one initial value, or make the item repeat")
+        }
+    }
+}

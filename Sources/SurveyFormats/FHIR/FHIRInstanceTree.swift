@@ -1,0 +1,102 @@
+import SurveyCore
+
+/// The items of a session as the response would hold them: one instance a item, one per instance of a
+/// repeating group (§A2, qrs-2), and the items nested under a question once per answer it has, since their
+/// answers live under that answer (`answer.item`). Listed in document order (pre-order), the order in which
+/// enablement is evaluated and the "preceding" and "following" axes of source resolution run (§A1).
+struct FHIRInstanceTree {
+    struct Instance {
+        /// The item it is an instance of (index in the survey's items).
+        let item: Int
+        /// The id scenarios use for it.
+        let id: String
+        /// The instance it is nested in.
+        let parent: Int?
+        /// For an item nested under a question, which answer of that question (0-based) it belongs to.
+        let answerIndex: Int?
+        /// For a repeating group instance: the id `add` takes (`visit`, `trip#1/stop`).
+        let groupBase: String?
+        /// The index after its last descendant.
+        var end: Int
+    }
+
+    private(set) var instances: [Instance] = []
+    private(set) var indexByID: [String: Int] = [:]
+    /// The instances of each item, in document order.
+    private(set) var instancesOfItem: [[Int]]
+
+    /// - Parameters:
+    ///   - answerCount: how many answers an instance id holds now.
+    ///   - groupCount: how many instances a repeating group has, by the id `add` takes.
+    init(survey: FHIRSurvey, answerCount: (String) -> Int, groupCount: (String) -> Int) {
+        instancesOfItem = Array(repeating: [], count: survey.items.count)
+        add(survey.topLevel, survey: survey, prefix: "", parent: nil, answerIndex: nil, answerCount: answerCount, groupCount: groupCount)
+    }
+
+    private mutating func add(
+        _ children: [Int], survey: FHIRSurvey, prefix: String, parent: Int?, answerIndex: Int?,
+        answerCount: (String) -> Int, groupCount: (String) -> Int
+    ) {
+        for child in children {
+            let item = survey.items[child]
+            if item.isRepeatingGroup {
+                let base = prefix + item.linkId
+                for number in 1...max(1, groupCount(base)) {
+                    let position = append(child, id: "\(base)#\(number)", parent: parent, answerIndex: answerIndex, groupBase: base)
+                    add(item.children, survey: survey, prefix: "\(base)#\(number)/", parent: position, answerIndex: nil, answerCount: answerCount, groupCount: groupCount)
+                    instances[position].end = instances.count
+                }
+                continue
+            }
+            let id = prefix + item.linkId
+            let position = append(child, id: id, parent: parent, answerIndex: answerIndex, groupBase: nil)
+            if !item.children.isEmpty {
+                if item.type.takesAnswers {
+                    // Items under a question exist once per answer, under that answer.
+                    let count = answerCount(id)
+                    if item.repeats {
+                        for number in 0..<count {
+                            add(item.children, survey: survey, prefix: "\(id)#\(number + 1)/", parent: position, answerIndex: number, answerCount: answerCount, groupCount: groupCount)
+                        }
+                    } else if count > 0 {
+                        add(item.children, survey: survey, prefix: prefix, parent: position, answerIndex: 0, answerCount: answerCount, groupCount: groupCount)
+                    }
+                } else {
+                    add(item.children, survey: survey, prefix: prefix, parent: position, answerIndex: nil, answerCount: answerCount, groupCount: groupCount)
+                }
+            }
+            instances[position].end = instances.count
+        }
+    }
+
+    private mutating func append(_ item: Int, id: String, parent: Int?, answerIndex: Int?, groupBase: String?) -> Int {
+        let position = instances.count
+        instances.append(Instance(item: item, id: id, parent: parent, answerIndex: answerIndex, groupBase: groupBase, end: position + 1))
+        indexByID[id] = position
+        instancesOfItem[item].append(position)
+        return position
+    }
+
+    /// The instance of `item` a condition of the instance at `position` reads: the nearest on the ancestor
+    /// axis, then the preceding, then the following (R4 enableWhen.question comment; android-fhir and
+    /// LHC-Forms search the same way over response items, §A1).
+    func source(_ item: Int, for position: Int) -> Int? {
+        var current = instances[position].parent
+        while let ancestor = current {
+            if instances[ancestor].item == item { return ancestor }
+            current = instances[ancestor].parent
+        }
+        let candidates = instancesOfItem[item]
+        guard !candidates.isEmpty else { return nil }
+        // The first candidate after `position`; the one before it is the nearest preceding.
+        var low = 0
+        var high = candidates.count
+        while low < high {
+            let middle = (low + high) / 2
+            if candidates[middle] <= position { low = middle + 1 } else { high = middle }
+        }
+        if low > 0, candidates[low - 1] != position { return candidates[low - 1] }
+        if low > 1 { return candidates[low - 2] }
+        return low < candidates.count ? candidates[low] : nil
+    }
+}

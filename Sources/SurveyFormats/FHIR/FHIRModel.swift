@@ -1,0 +1,161 @@
+import SurveyCore
+
+/// The pieces of an R4 Questionnaire that SurveyReplay simulates (docs/reference/fhir.md §A1, §A2).
+public enum FHIR {
+    /// `Questionnaire.item.type` (R4 value set item-type).
+    public enum ItemType: String, Sendable, CaseIterable {
+        case group, display, boolean, decimal, integer, date, dateTime, time, string, text, url, choice
+        case openChoice = "open-choice"
+        case attachment, reference, quantity
+
+        /// "a group", "an integer": the type as a message names it.
+        public var withArticle: String { ("aeiou".contains(rawValue.prefix(1)) ? "an " : "a ") + rawValue }
+
+        /// Groups and display items never carry answers (§A2).
+        public var takesAnswers: Bool { self != .group && self != .display }
+
+        /// The answer value type of the item, where it has exactly one (choice items take their options').
+        var valueType: ValueType? {
+            switch self {
+            case .group, .display, .choice, .openChoice: nil
+            case .boolean: .boolean
+            case .decimal: .decimal
+            case .integer: .integer
+            case .date: .date
+            case .dateTime: .dateTime
+            case .time: .time
+            case .string, .text: .string
+            case .url: .uri
+            case .attachment: .attachment
+            case .reference: .reference
+            case .quantity: .quantity
+            }
+        }
+    }
+
+    /// The types a `value[x]`, `answer[x]` or `initial[x]` can have, spelt as the key suffix.
+    public enum ValueType: String, Sendable, CaseIterable {
+        case boolean = "Boolean", decimal = "Decimal", integer = "Integer", date = "Date", dateTime = "DateTime", time = "Time"
+        case string = "String", uri = "Uri", coding = "Coding", quantity = "Quantity", reference = "Reference", attachment = "Attachment"
+
+        /// Types with an order, on which `>`, `<`, `>=` and `<=` are defined (§A1, value comparison).
+        var isOrdered: Bool {
+            switch self {
+            case .integer, .decimal, .date, .dateTime, .time, .string, .quantity: true
+            case .boolean, .uri, .coding, .reference, .attachment: false
+            }
+        }
+
+        var isNumber: Bool { self == .integer || self == .decimal }
+    }
+
+    /// One typed value: its type and its JSON as the response writes it under `value<Type>`.
+    public struct Value: Hashable, Sendable {
+        public let type: ValueType
+        public let json: JSONValue
+
+        public init(_ type: ValueType, _ json: JSONValue) {
+            self.type = type
+            self.json = json
+        }
+
+        /// `valueCoding: {...}` and so on, as a response answer holds it.
+        public var member: (key: String, value: JSONValue) { ("value" + type.rawValue, json) }
+    }
+
+    /// `enableWhen.operator` (R4 value set questionnaire-enable-operator).
+    public enum Operator: String, Sendable, CaseIterable {
+        case exists
+        case equals = "="
+        case notEquals = "!="
+        case greater = ">"
+        case less = "<"
+        case greaterOrEqual = ">="
+        case lessOrEqual = "<="
+
+        var isOrdering: Bool {
+            switch self {
+            case .greater, .less, .greaterOrEqual, .lessOrEqual: true
+            case .exists, .equals, .notEquals: false
+            }
+        }
+    }
+
+    public struct EnableWhen: Sendable {
+        /// The linkId of the item whose answer decides the condition.
+        public let question: String
+        public let op: Operator
+        public let answer: Value
+        public let location: SourceLocation
+
+        /// `question op answer`, as coverage and messages show a condition.
+        public var description: String {
+            "\(question) \(op.rawValue) \(CanonicalJSON.compact(answer.json))"
+        }
+    }
+
+    public enum EnableBehavior: String, Sendable {
+        case all, any
+    }
+
+    public struct AnswerOption: Sendable {
+        public let value: Value
+        public let initialSelected: Bool
+        public let location: SourceLocation
+    }
+
+    /// The SDC expressions SurveyReplay does not evaluate yet (FHIRPath is a later issue).
+    public enum Expression: String, Sendable {
+        case enableWhen = "enableWhenExpression"
+        case calculated = "calculatedExpression"
+        case initial = "initialExpression"
+        case answer = "answerExpression"
+        case variable = "variable"
+    }
+
+    public struct UnsupportedExpression: Sendable {
+        public let kind: Expression
+        public let expression: String?
+        public let location: SourceLocation
+    }
+
+    public struct Item: Sendable {
+        public let linkId: String
+        public let text: String?
+        public let type: ItemType
+        public let required: Bool
+        public let repeats: Bool
+        public let readOnly: Bool
+        public let maxLength: Int?
+        public let options: [AnswerOption]
+        /// `answerValueSet` when it cannot be resolved to codes in the file (an external value set): any
+        /// Coding is taken.
+        public let externalValueSet: String?
+        public let initial: [Value]
+        public let enableWhen: [EnableWhen]
+        public let enableBehavior: EnableBehavior?
+        public let minValue: Value?
+        public let maxValue: Value?
+        public let maxOccurs: Int?
+        public let minOccurs: Int?
+        /// The `questionnaire-hidden` extension: not displayed, still in the response (§A2).
+        public let hidden: Bool
+        public let itemControl: String?
+        public let entryFormat: String?
+        public let expressions: [UnsupportedExpression]
+        /// Index of the parent item, nil at the top level.
+        public let parent: Int?
+        /// Indices of the nested items, in document order.
+        public let children: [Int]
+        public let location: SourceLocation
+        /// Where `enableWhen` is, for coverage and lint.
+        public let enableWhenLocation: SourceLocation?
+
+        /// Whether its enablement comes from an SDC enableWhenExpression, which is not evaluated.
+        public var enablementIsExpression: Bool { expressions.contains { $0.kind == .enableWhen } }
+        /// Whether its value comes from an SDC calculatedExpression, which is not evaluated.
+        public var valueIsCalculated: Bool { expressions.contains { $0.kind == .calculated } }
+        /// Whether a repeating group: one response item a instance (§A2, qrs-2).
+        public var isRepeatingGroup: Bool { type == .group && repeats }
+    }
+}

@@ -1,0 +1,130 @@
+import SurveyCore
+
+/// How the recorder shows items and reads typed answers, and how `import` reads a QuestionnaireResponse.
+extension FHIRSurvey {
+    public var hostConditionKeys: [String] { [] }
+
+    public func prompt(for question: String, settings: SessionSettings) -> QuestionPrompt? {
+        guard let index = definition(of: question) else { return nil }
+        let item = items[index]
+        var kind = item.type.rawValue
+        if let control = item.itemControl { kind += ", shown as \(control)" }
+        if item.repeats { kind += item.type == .group ? " (repeating: add/remove instances)" : " (repeats)" }
+        let choices = item.options.map { FHIRValues.label($0.value) }
+        let hint: String =
+            switch item.type {
+            case .group, .display: "takes no answer"
+            case .boolean: "yes or no"
+            case .integer, .decimal: "a number"
+            case .choice: "the option's number or code" + (item.repeats ? "s, separated by commas" : "")
+            case .openChoice: "the option's number or code, or free text"
+            case .quantity: "a number and a unit, e.g. '70 kg'"
+            case .date, .dateTime, .time, .string, .text, .url: "the value, e.g. \(example(for: index))"
+            case .attachment, .reference: "the JSON object, e.g. \(example(for: index))"
+            }
+        let format = item.entryFormat.map { " (entry format \($0))" } ?? ""
+        return QuestionPrompt(id: question, text: item.text, kind: kind, choices: choices, hint: hint + format + "; or any JSON value")
+    }
+
+    public func interpretInput(_ text: String, for question: String) -> Result<JSONValue, InputProblem> {
+        let typed = text.trimmingSpaces
+        if let first = typed.unicodeScalars.first, "[{\"".unicodeScalars.contains(first) {
+            do throws(InputError) {
+                return .success(try JSONParser.parse(SourceFile(path: "input", text: typed)).plain)
+            } catch {
+                return .failure(InputProblem("not valid JSON: \(error.diagnostics.first?.message ?? "")"))
+            }
+        }
+        guard let index = definition(of: question) else { return .failure(InputProblem("no item '\(question)'")) }
+        let item = items[index]
+        let parts = item.repeats ? typed.split(separator: ",").map { String($0).trimmingSpaces } : [typed]
+        var values: [JSONValue] = []
+        for part in parts where !part.isEmpty {
+            switch single(part, item: item) {
+            case .success(let value): values.append(value)
+            case .failure(let problem): return .failure(problem)
+            }
+        }
+        if item.repeats { return .success(.array(values)) }
+        return values.first.map { .success($0) } ?? .failure(InputProblem("type an answer"))
+    }
+
+    private func single(_ typed: String, item: FHIR.Item) -> Result<JSONValue, InputProblem> {
+        switch item.type {
+        case .boolean:
+            switch typed.lowercased() {
+            case "yes", "y", "true": return .success(true)
+            case "no", "n", "false": return .success(false)
+            default: return .failure(InputProblem("type yes or no"))
+            }
+        case .integer, .decimal:
+            guard let number = Double(typed) else { return .failure(InputProblem("type a number")) }
+            return .success(.number(number))
+        case .quantity:
+            let pieces = typed.split(separator: " ", maxSplits: 1).map(String.init)
+            guard let number = pieces.first.flatMap(Double.init) else { return .failure(InputProblem("type a number and a unit, e.g. '70 kg'")) }
+            var quantity: [String: JSONValue] = ["value": .number(number)]
+            if pieces.count > 1 { quantity["unit"] = .string(pieces[1]) }
+            return .success(.object(quantity))
+        case .choice, .openChoice:
+            if let number = Int(typed), item.options.indices.contains(number - 1) { return .success(item.options[number - 1].value.json) }
+            if let option = item.options.first(where: { $0.value.json.objectValue?["code"]?.stringValue == typed || $0.value.json == .string(typed) }) {
+                return .success(option.value.json)
+            }
+            if item.type == .openChoice { return .success(.string(typed)) }
+            return .failure(InputProblem("there is no option '\(typed)'; type 1…\(item.options.count) or a code"))
+        default:
+            return .success(.string(typed))
+        }
+    }
+
+    /// The answers of a QuestionnaireResponse by the ids scenarios use: an item of the n-th sibling with a
+    /// repeating group's linkId is instance n; items under the k-th answer of a repeating question are under
+    /// `question#k/`. A repeating question's answers are one list.
+    public func answers(inPayload payload: JSONCursor) throws(InputError) -> [(question: String, value: JSONValue)] {
+        let object = try payload.object(for: "a QuestionnaireResponse")
+        let kind = try object.required("resourceType", in: "the QuestionnaireResponse").string(for: "\"resourceType\"")
+        guard kind == "QuestionnaireResponse" else {
+            throw object.cursor.error("expected \"resourceType\": \"QuestionnaireResponse\", found \"\(kind)\"")
+        }
+        var result: [(question: String, value: JSONValue)] = []
+        if let list = object["item"] { try responseItems(try list.array(for: "\"item\""), prefix: "", into: &result) }
+        return result
+    }
+
+    private func responseItems(_ list: [JSONCursor], prefix: String, into result: inout [(question: String, value: JSONValue)]) throws(InputError) {
+        var seen: [String: Int] = [:]
+        for entry in list {
+            let object = try entry.object(for: "a response item")
+            let linkId = try object.required("linkId", in: "the response item").string(for: "\"linkId\"")
+            let index = itemByLinkId[linkId]
+            let item = index.map { items[$0] }
+            if item?.isRepeatingGroup == true {
+                let number = (seen[linkId] ?? 0) + 1
+                seen[linkId] = number
+                if let nested = object["item"] { try responseItems(try nested.array(for: "\"item\""), prefix: "\(prefix)\(linkId)#\(number)/", into: &result) }
+                continue
+            }
+            let id = prefix + linkId
+            if let answers = object["answer"] {
+                var values: [JSONValue] = []
+                var nestedLists: [(number: Int, items: [JSONCursor])] = []
+                for (number, answer) in try answers.array(for: "\"answer\"").enumerated() {
+                    let answerObject = try answer.object(for: "an answer")
+                    guard let value = FHIRValues.members(answerObject, prefix: "value").first else {
+                        throw answer.error("the answer has no value[x]; expected valueBoolean, valueCoding, valueString…")
+                    }
+                    values.append(value.cursor.node.plain)
+                    if let nested = answerObject["item"] { nestedLists.append((number, try nested.array(for: "\"item\""))) }
+                }
+                let repeats = item?.repeats == true
+                result.append((id, repeats || values.count > 1 ? .array(values) : (values.first ?? .null)))
+                // The items under an answer come after it: they exist only once the question is answered.
+                for nested in nestedLists {
+                    try responseItems(nested.items, prefix: repeats ? "\(id)#\(nested.number + 1)/" : prefix, into: &result)
+                }
+            }
+            if let nested = object["item"] { try responseItems(try nested.array(for: "\"item\""), prefix: prefix, into: &result) }
+        }
+    }
+}

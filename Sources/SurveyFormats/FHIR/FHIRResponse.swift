@@ -1,0 +1,99 @@
+import SurveyCore
+
+/// What a response is written from: the session's instances, their enablement and answers, and the clock.
+struct FHIRResponseInput {
+    let survey: FHIRSurvey
+    let tree: FHIRInstanceTree
+    let enablement: [FHIRTruth]
+    let answers: [String: [FHIR.Value]]
+    let today: CalendarDate
+
+    /// The answers that count: those of enabled instances whose value is known.
+    func answers(at position: Int) -> [FHIR.Value] {
+        let instance = tree.instances[position]
+        guard enablement[position] == .true, !survey.items[instance.item].valueIsCalculated else { return [] }
+        return answers[instance.id] ?? []
+    }
+
+    /// The enabled required instances without an answer (a required group: without an answered
+    /// descendant), in document order. `required` is ignored unless the item is enabled (§A1).
+    var unansweredRequired: [String] {
+        var missing: [String] = []
+        for (position, instance) in tree.instances.enumerated() {
+            let item = survey.items[instance.item]
+            guard item.required, enablement[position] == .true else { continue }
+            let answered =
+                item.type.takesAnswers
+                ? !answers(at: position).isEmpty || item.valueIsCalculated
+                : (position + 1..<instance.end).contains { !answers(at: $0).isEmpty }
+            if !answered { missing.append(instance.id) }
+        }
+        return missing
+    }
+}
+
+/// Writes the QuestionnaireResponse of a session; a profile of the format brings its own.
+protocol FHIRResponseWriter: Sendable {
+    func response(of input: FHIRResponseInput) -> JSONValue
+}
+
+/// The R4 response as android-fhir (`getQuestionnaireResponse`) and LHC-Forms (`getFormData` with
+/// noEmptyValue and noDisabledItem) export it (§A2): children of groups under `item.item`, children of
+/// questions under `answer.item` of the answer they belong to, one item per repeating question, one sibling
+/// per repeating-group instance; disabled items, unanswered questions, display items and groups without an
+/// answered descendant left out. `status` is completed only when every enabled required item is answered;
+/// `authored` is the scenario's day at midnight UTC.
+struct FHIRStandardResponse: FHIRResponseWriter {
+    func response(of input: FHIRResponseInput) -> JSONValue {
+        var response: [String: JSONValue] = [
+            "resourceType": "QuestionnaireResponse",
+            "status": .string(input.unansweredRequired.isEmpty ? "completed" : "in-progress"),
+            "authored": .string("\(input.today)T00:00:00Z"),
+        ]
+        if let canonical = input.survey.canonical { response["questionnaire"] = .string(canonical) }
+        let items = children(of: nil, answer: nil, input)
+        if !items.isEmpty { response["item"] = .array(items) }
+        return .object(response)
+    }
+
+    /// The response items of the instances directly under `parent` (the top level for nil), for one answer
+    /// of a question parent.
+    private func children(of parent: Int?, answer: Int?, _ input: FHIRResponseInput) -> [JSONValue] {
+        let range = parent.map { ($0 + 1)..<input.tree.instances[$0].end } ?? 0..<input.tree.instances.count
+        var result: [JSONValue] = []
+        var position = range.lowerBound
+        while position < range.upperBound {
+            let instance = input.tree.instances[position]
+            if instance.answerIndex == answer || parent == nil, let item = item(at: position, input) { result.append(item) }
+            position = instance.end
+        }
+        return result
+    }
+
+    private func item(at position: Int, _ input: FHIRResponseInput) -> JSONValue? {
+        let instance = input.tree.instances[position]
+        let item = input.survey.items[instance.item]
+        guard input.enablement[position] == .true else { return nil }
+        var result: [String: JSONValue] = ["linkId": .string(item.linkId)]
+        if let text = item.text { result["text"] = .string(text) }
+        switch item.type {
+        case .display:
+            return nil
+        case .group:
+            let nested = children(of: position, answer: nil, input)
+            guard !nested.isEmpty else { return nil }
+            result["item"] = .array(nested)
+        default:
+            let answers = input.answers(at: position)
+            guard !answers.isEmpty else { return nil }
+            result["answer"] = .array(
+                answers.enumerated().map { index, value in
+                    var entry: [String: JSONValue] = [value.member.key: value.member.value]
+                    let nested = item.children.isEmpty ? [] : children(of: position, answer: index, input)
+                    if !nested.isEmpty { entry["item"] = .array(nested) }
+                    return .object(entry)
+                })
+        }
+        return .object(result)
+    }
+}

@@ -1,0 +1,581 @@
+import SurveyCore
+
+/// A respondent's session with an R4 Questionnaire as LHC-Forms and android-fhir render it (reference's
+/// recommended engine rules): one scrolling form whose enabled items are shown in document order, the focus
+/// on one question, answers re-evaluated after every change, Submit always available.
+///
+/// Answers are kept by instance id whether or not their item is enabled: a disabled item's answers are
+/// withheld (its dependants see it unanswered, the response omits it) and come back if it is enabled again,
+/// as android-fhir's cache does (§A1, back-navigation).
+final class FHIRSession: SurveySession {
+    let survey: FHIRSurvey
+    let settings: SessionSettings
+    let profile: FHIRProfile
+    private let coverage: (recorder: CoverageRecorder, layout: FHIRCoverageLayout)?
+
+    struct State {
+        /// The answers of each instance, by id; absent when it has none.
+        var answers: [String: [FHIR.Value]] = [:]
+        /// Instances that have received their initial values (once, when they first exist).
+        var initialized: Set<String> = []
+        /// The number of instances of each repeating group, by the id `add` takes (absent: one).
+        var groupCounts: [String: Int] = [:]
+        /// The question with the focus; nil once the respondent is past the last one.
+        var focus: String?
+        var submitted = false
+        var response: JSONValue?
+    }
+
+    private(set) var state = State()
+    private(set) var tree: FHIRInstanceTree
+    /// Each instance's enablement, by position in `tree`.
+    private(set) var enablement: [FHIRTruth] = []
+    /// The positions of the instances on screen: enabled, and neither they nor an ancestor hidden.
+    private(set) var visible: [Int] = []
+    private var visibleSet: [Bool] = []
+    private var fingerprint: UInt64 = 0
+    /// Whether the last evaluation of enablement reached a fixpoint.
+    private(set) var settled = true
+    /// Whether any instance of each item is on screen, for coverage.
+    private var itemShown: [Bool]
+
+    init(survey: FHIRSurvey, settings: SessionSettings, coverage: CoverageRecorder?) {
+        self.survey = survey
+        self.settings = settings
+        self.profile = FHIRProfile.standard(settings)
+        self.coverage = coverage.map { ($0, survey.layout()) }
+        self.tree = FHIRInstanceTree(survey: survey, answerCount: { _ in 0 }, groupCount: { _ in 1 })
+        self.itemShown = Array(repeating: false, count: survey.items.count)
+        refresh()
+        state.focus = visibleQuestions(after: -1).first.map { tree.instances[$0].id }
+        if let coverage = self.coverage {
+            for (item, shown) in itemShown.enumerated() where !shown {
+                if let question = coverage.layout.questionOfItem[item] { coverage.recorder.question(question, shown: false) }
+            }
+        }
+    }
+
+    // MARK: SurveySession
+
+    func perform(_ action: Action) -> StepResult {
+        if state.submitted {
+            return StepResult(.rejected("the QuestionnaireResponse was submitted; the form is closed"))
+        }
+        let wasSettled = settled
+        let outcome = apply(action)
+        var events: [TraceEvent] = []
+        if action == .submit, outcome == .ok, let response = state.response {
+            events.append(TraceEvent("submitted", detail: ["status": response.objectValue?["status"] ?? .null]))
+        }
+        if wasSettled, !settled {
+            events.append(TraceEvent("enablement_unsettled", detail: ["items": .array(unsettledItems().map(JSONValue.string))]))
+        }
+        return StepResult(outcome, events: events)
+    }
+
+    var currentQuestion: String? { state.submitted ? nil : state.focus }
+
+    var visibleQuestions: [String] { visible.map { tree.instances[$0].id } }
+
+    var isSubmittable: Bool { !state.submitted }
+
+    func answer(for question: String) -> JSONValue? {
+        guard let values = state.answers[question], let position = survey.definition(of: question) else { return nil }
+        return survey.items[position].repeats ? .array(values.map(\.json)) : values.first?.json
+    }
+
+    var payload: JSONValue? { state.response }
+
+    var visibleCount: Int { visible.count }
+
+    func visibleQuestion(at position: Int) -> String { tree.instances[visible[position]].id }
+
+    /// The item the visible instance is of: its index in `questionIDs`.
+    func visibleQuestionIndex(at position: Int) -> Int { tree.instances[visible[position]].item }
+
+    var currentVisiblePosition: Int? {
+        guard !state.submitted, let focus = state.focus, let position = tree.indexByID[focus] else { return nil }
+        return visiblePosition(of: position)
+    }
+
+    var visibleFingerprint: UInt64 { fingerprint }
+
+    /// Adding and removing group instances, going back, and clearing an answered question.
+    var otherActions: [Action] {
+        guard !state.submitted else { return [] }
+        var actions: [Action] = []
+        if state.focus.map({ focus in tree.indexByID[focus].map { visibleQuestions(before: $0).last != nil } ?? false }) ?? !visible.isEmpty {
+            actions.append(.back)
+        }
+        for position in visible {
+            let instance = tree.instances[position]
+            let item = survey.items[instance.item]
+            if let base = instance.groupBase {
+                let count = state.groupCounts[base] ?? 1
+                if instance.id == "\(base)#\(count)", count < item.maxOccurs ?? Int.max { actions.append(.add(group: base)) }
+                if count > max(1, item.minOccurs ?? 1) { actions.append(.remove(instance: instance.id)) }
+            } else if state.answers[instance.id] != nil, answeringRefusal(position) == nil {
+                actions.append(.clear(question: instance.id))
+            }
+        }
+        return actions
+    }
+
+    // MARK: actions
+
+    private func apply(_ action: Action) -> Outcome {
+        switch action {
+        case .answer(let id, let json):
+            let position: Int
+            switch locate(id) {
+            case .success(let found): position = found
+            case .failure(let outcome): return outcome.value
+            }
+            if let refusal = answeringRefusal(position) { return .rejected(refusal) }
+            let item = tree.instances[position].item
+            let values: [FHIR.Value]
+            switch survey.interpret(json, forItem: item) {
+            case .success(let interpreted): values = interpreted
+            case .failure(let problem): return .rejected(problem.message)
+            }
+            if let problem = survey.limitProblem(values, forItem: item) { return problem }
+            change(focusTo: id) { store(values, at: position) }
+            return .ok
+        case .clear(let id):
+            let position: Int
+            switch locate(id) {
+            case .success(let found): position = found
+            case .failure(let outcome): return outcome.value
+            }
+            if let refusal = answeringRefusal(position) { return .rejected(refusal) }
+            change(focusTo: id) { store([], at: position) }
+            return .ok
+        case .next(let id):
+            let from: Int
+            if let id {
+                switch locate(id) {
+                case .success(let found): from = found
+                case .failure(let outcome): return outcome.value
+                }
+                if let refusal = focusRefusal(from) { return .rejected(refusal) }
+            } else {
+                guard let focus = state.focus, let found = tree.indexByID[focus] else {
+                    return .rejected("no question has the focus: the respondent is past the last question, and Submit is next")
+                }
+                from = found
+            }
+            state.focus = visibleQuestions(after: from).first.map { tree.instances[$0].id }
+            return .ok
+        case .back:
+            let previous: Int?
+            if let focus = state.focus, let position = tree.indexByID[focus] {
+                previous = visibleQuestions(before: position).last
+                guard previous != nil else { return .rejected("'\(focus)' is the first question: there is nothing to go back to") }
+            } else {
+                previous = visibleQuestions(before: tree.instances.count).last
+                guard previous != nil else { return .rejected("no question is shown: there is nothing to go back to") }
+            }
+            state.focus = previous.map { tree.instances[$0].id }
+            return .ok
+        case .goto(let id):
+            switch locate(id) {
+            case .success(let position):
+                if let refusal = focusRefusal(position) { return .rejected(refusal) }
+                state.focus = id
+                return .ok
+            case .failure(let outcome): return outcome.value
+            }
+        case .submit:
+            let response = profile.response.response(of: responseInput)
+            state.response = response
+            state.submitted = true
+            if let coverage {
+                let completed = response.objectValue?["status"]?.stringValue == "completed"
+                coverage.recorder.terminal(completed ? FHIRCoverageLayout.submittedCompleted : FHIRCoverageLayout.submittedInProgress)
+            }
+            return .ok
+        case .add(let base):
+            return addInstance(base)
+        case .remove(let id):
+            return removeInstance(id)
+        case .hostCondition:
+            return .doesNotFit("a FHIR Questionnaire has no conditions decided by the host app (custom); its enableWhen read answers only")
+        case .skip:
+            return .doesNotFit("the FHIR engines have no Skip button: leave a question unanswered and tap next")
+        case .app:
+            return .doesNotFit("FHIR Questionnaires have no app lifecycle: launch, foreground, wait, consent, quit and resume are Owlmetry's")
+        }
+    }
+
+    /// An outcome carried as an error, so lookups can return either.
+    struct Refusal: Error {
+        let value: Outcome
+    }
+
+    /// The position of the instance an id names, or why the action cannot name it.
+    private func locate(_ id: String) -> Result<Int, Refusal> {
+        if let position = tree.indexByID[id] { return .success(position) }
+        guard let item = survey.definition(of: id) else {
+            return .failure(Refusal(value: .doesNotFit("the Questionnaire has no item '\(id)'\(Spelling.suggestion(for: id, in: survey.questionIDs))")))
+        }
+        let linkId = survey.items[item].linkId
+        if let first = tree.instancesOfItem[item].first, id == linkId {
+            return .failure(Refusal(value: .doesNotFit("'\(id)' is inside a repeating item: name an instance, such as '\(tree.instances[first].id)'")))
+        }
+        let existing = tree.instancesOfItem[item].prefix(4).map { "'\(tree.instances[$0].id)'" }
+        let parent = survey.items[item].parent.map { survey.items[$0] }
+        let none = parent.map { $0.type.takesAnswers ? "the items under '\($0.linkId)' exist once it is answered, one set per answer" : "none exists now" } ?? "none exists now"
+        let known = existing.isEmpty ? none : "there are \(existing.joined(separator: ", "))\(tree.instancesOfItem[item].count > 4 ? ", …" : "")"
+        return .failure(Refusal(value: .rejected("there is no instance '\(id)' of '\(linkId)' now: \(known)")))
+    }
+
+    /// Why the instance is not on screen, or nil.
+    private func visibilityRefusal(_ position: Int) -> String? {
+        let instance = tree.instances[position]
+        switch enablement[position] {
+        case .true:
+            break
+        case .false:
+            if let parent = instance.parent, enablement[parent] == .false {
+                var top = parent
+                while let above = tree.instances[top].parent, enablement[above] == .false { top = above }
+                return "'\(instance.id)' is disabled with '\(tree.instances[top].id)', whose enableWhen is false (a disabled item disables all its descendants)"
+            }
+            return "'\(instance.id)' is disabled: its enableWhen is false"
+        case .unknown:
+            return "'\(instance.id)' depends on an SDC expression (enableWhenExpression or calculatedExpression), which SurveyReplay does not evaluate yet: whether it is enabled is unknown"
+        }
+        if !visibleSet[position] {
+            return "'\(instance.id)' is hidden (questionnaire-hidden): the respondent cannot see it"
+        }
+        return nil
+    }
+
+    /// Why the respondent cannot answer or clear the instance, or nil.
+    private func answeringRefusal(_ position: Int) -> String? {
+        if let refusal = visibilityRefusal(position) { return refusal }
+        let instance = tree.instances[position]
+        let item = survey.items[instance.item]
+        if !item.type.takesAnswers { return "'\(instance.id)' is \(item.type.withArticle) item, which takes no answers" }
+        if item.valueIsCalculated {
+            return "'\(instance.id)' is calculated by an SDC calculatedExpression, which SurveyReplay does not evaluate yet"
+        }
+        if item.readOnly { return "'\(instance.id)' is read-only" }
+        return nil
+    }
+
+    private func focusRefusal(_ position: Int) -> String? {
+        if let refusal = visibilityRefusal(position) { return refusal }
+        let instance = tree.instances[position]
+        let item = survey.items[instance.item]
+        return item.type.takesAnswers ? nil : "the focus moves between questions; '\(instance.id)' is \(item.type.withArticle) item"
+    }
+
+    private func addInstance(_ base: String) -> Outcome {
+        let first = "\(base)#1"
+        guard let position = tree.indexByID[first] else {
+            if let item = survey.definition(of: base), survey.items[item].isRepeatingGroup {
+                return .rejected("the repeating group '\(base)' does not exist now")
+            }
+            let groups = survey.items.filter(\.isRepeatingGroup).map(\.linkId)
+            return .doesNotFit("'\(base)' is not a repeating group\(groups.isEmpty ? "; the Questionnaire has none" : "; add takes one of \(groups.joined(separator: ", "))")")
+        }
+        if let refusal = visibilityRefusal(position) { return .rejected(refusal) }
+        let item = survey.items[tree.instances[position].item]
+        let count = state.groupCounts[base] ?? 1
+        if let maxOccurs = item.maxOccurs, count >= maxOccurs {
+            return .rejected("'\(base)' has \(count) instances, its maximum (questionnaire-maxOccurs)")
+        }
+        let added = "\(base)#\(count + 1)"
+        change(focusTo: nil) { state.groupCounts[base] = count + 1 }
+        if let start = tree.indexByID[added] {
+            // The focus goes to the new instance's first question, as a renderer scrolls to it.
+            let inside = visibleQuestions(after: start).first { $0 < tree.instances[start].end }
+            if let inside { state.focus = tree.instances[inside].id }
+        }
+        return .ok
+    }
+
+    private func removeInstance(_ id: String) -> Outcome {
+        let position: Int
+        switch locate(id) {
+        case .success(let found): position = found
+        case .failure(let outcome): return outcome.value
+        }
+        guard let base = tree.instances[position].groupBase, let number = Int(id.dropFirst(base.count + 1)) else {
+            return .doesNotFit("'\(id)' is not an instance of a repeating group; remove takes GROUP#N")
+        }
+        if let refusal = visibilityRefusal(position) { return .rejected(refusal) }
+        let item = survey.items[tree.instances[position].item]
+        let count = state.groupCounts[base] ?? 1
+        let minimum = max(1, item.minOccurs ?? 1)
+        if count <= minimum {
+            return .rejected("'\(base)' keeps at least \(minimum) instance\(minimum == 1 ? "" : "s")\(minimum > 1 ? " (questionnaire-minOccurs)" : ""): '\(id)' cannot be removed")
+        }
+        let rename = renumbering(base, old: count) { $0 == number ? nil : ($0 > number ? $0 - 1 : $0) }
+        change(focusTo: nil, rename: rename) {
+            state.groupCounts[base] = count - 1
+        }
+        return .ok
+    }
+
+    // MARK: changes
+
+    /// Makes a change to the answers or the instances, then brings everything derived up to date. The focus
+    /// goes to `focusTo` if given; a focus that is no longer on screen moves to the next question shown
+    /// after it, or past the end.
+    private func change(focusTo: String?, rename: ((String) -> String?)? = nil, _ body: () -> Void) {
+        let oldOrder = tree.instances.map(\.id)
+        let oldFocus = state.focus.flatMap { tree.indexByID[$0] }
+        if let rename { apply(rename) }
+        body()
+        refresh()
+        if let focusTo, let position = tree.indexByID[focusTo], focusRefusal(position) == nil {
+            state.focus = focusTo
+            return
+        }
+        if let focus = state.focus, let position = tree.indexByID[focus], focusRefusal(position) == nil { return }
+        guard let oldFocus else { return }
+        state.focus = nil
+        for old in oldOrder[(oldFocus + 1)...] {
+            if let id = rename.map({ $0(old) }) ?? old, let position = tree.indexByID[id], focusRefusal(position) == nil {
+                state.focus = id
+                return
+            }
+        }
+    }
+
+    /// Stores an instance's answers. The items under a repeating question follow their answer when the list
+    /// changes (matched by value), so each answer keeps its own nested answers.
+    private func store(_ values: [FHIR.Value], at position: Int) {
+        let instance = tree.instances[position]
+        let item = survey.items[instance.item]
+        let old = state.answers[instance.id] ?? []
+        if item.repeats, !item.children.isEmpty, old != values {
+            var mapping: [Int: Int] = [:]
+            var used: Set<Int> = []
+            for (index, value) in old.enumerated() {
+                if let target = values.indices.first(where: { values[$0] == value && !used.contains($0) }) {
+                    mapping[index + 1] = target + 1
+                    used.insert(target)
+                }
+            }
+            apply(renumbering(instance.id, old: old.count) { mapping[$0] })
+        }
+        state.answers[instance.id] = values.isEmpty ? nil : values
+        recordAnswer(values, item: instance.item)
+    }
+
+    /// Reports an answer stored (by the respondent or as an initial value), for coverage.
+    private func recordAnswer(_ values: [FHIR.Value], item: Int) {
+        guard let coverage, !values.isEmpty else { return }
+        if let question = coverage.layout.questionOfItem[item] { coverage.recorder.answered(question) }
+        let first = coverage.layout.firstChoice[item]
+        for value in values {
+            if let option = survey.items[item].options.firstIndex(where: { $0.value == value }) { coverage.recorder.choice(first + option) }
+        }
+    }
+
+    /// A renaming of the ids under `base#N` (N in 1...old) to `base#f(N)`, dropping those where f is nil.
+    private func renumbering(_ base: String, old: Int, _ number: @escaping (Int) -> Int?) -> (String) -> String? {
+        let marker = base + "#"
+        return { id in
+            guard id.hasPrefix(marker) else { return id }
+            let rest = id.dropFirst(marker.count)
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            guard let current = Int(digits), current >= 1, current <= old else { return id }
+            let tail = rest.dropFirst(digits.count)
+            guard tail.isEmpty || tail.first == "/" else { return id }
+            return number(current).map { "\(marker)\($0)\(tail)" }
+        }
+    }
+
+    private func apply(_ rename: (String) -> String?) {
+        var answers: [String: [FHIR.Value]] = [:]
+        for (id, values) in state.answers { if let new = rename(id) { answers[new] = values } }
+        var counts: [String: Int] = [:]
+        for (id, count) in state.groupCounts { if let new = rename(id) { counts[new] = count } }
+        state.answers = answers
+        state.groupCounts = counts
+        state.initialized = Set(state.initialized.compactMap(rename))
+        state.focus = state.focus.flatMap(rename)
+    }
+
+    // MARK: deriving the view
+
+    /// Rebuilds the instances (giving new ones their initial values), enablement and the visible list.
+    private func refresh() {
+        // Initial values of a question can create the items under it, which can have initial values in turn:
+        // at most one round per level of nesting.
+        for _ in 0...survey.items.count {
+            tree = FHIRInstanceTree(
+                survey: survey, answerCount: { [state] in state.answers[$0]?.count ?? 0 }, groupCount: { [state] in state.groupCounts[$0] ?? 1 })
+            var grew = false
+            for instance in tree.instances where !state.initialized.contains(instance.id) {
+                state.initialized.insert(instance.id)
+                let values = survey.initialValues(instance.item)
+                if !values.isEmpty, state.answers[instance.id] == nil {
+                    state.answers[instance.id] = values
+                    recordAnswer(values, item: instance.item)
+                    grew = grew || !survey.items[instance.item].children.isEmpty
+                }
+            }
+            if !grew { break }
+        }
+        settled = evaluateEnablement()
+        var shown = [Bool](repeating: false, count: tree.instances.count)
+        var list: [Int] = []
+        var hash: UInt64 = 0
+        var itemNowShown = [Bool](repeating: false, count: survey.items.count)
+        for (position, instance) in tree.instances.enumerated() {
+            let on = enablement[position] == .true && !survey.items[instance.item].hidden && instance.parent.map { shown[$0] } != false
+            shown[position] = on
+            if on {
+                list.append(position)
+                hash &+= StableHash.mix(StableHash.of([instance.id]))
+                itemNowShown[instance.item] = true
+            }
+        }
+        visible = list
+        visibleSet = shown
+        fingerprint = hash
+        if let coverage {
+            for (item, on) in itemNowShown.enumerated() where on != itemShown[item] {
+                if let question = coverage.layout.questionOfItem[item] { coverage.recorder.question(question, shown: on) }
+            }
+            recordDecisions(coverage.recorder, coverage.layout)
+        }
+        itemShown = itemNowShown
+    }
+
+    /// Enablement of every instance, in document order, repeated until nothing changes (forward references
+    /// and cycles, §A1 "iterate until a fixpoint with a maximum iteration count"). A pass that changes
+    /// nothing proves the fixpoint; whether one was reached is returned.
+    private func evaluateEnablement() -> Bool {
+        enablement = Array(repeating: .true, count: tree.instances.count)
+        for _ in 0..<(survey.conditionalCount + 2) {
+            var changed = false
+            for position in enablement.indices {
+                var none: [CoverageRecorder.LeafValue]? = nil
+                let value = decide(position, leaves: &none)
+                if value != enablement[position] {
+                    enablement[position] = value
+                    changed = true
+                }
+            }
+            if !changed { return true }
+        }
+        return false
+    }
+
+    /// An instance's enablement from its ancestors and its own conditions, given the current enablement of
+    /// their sources; with `leaves`, each condition's value for coverage.
+    private func decide(_ position: Int, leaves: inout [CoverageRecorder.LeafValue]?) -> FHIRTruth {
+        let instance = tree.instances[position]
+        if let parent = instance.parent, enablement[parent] != .true { return enablement[parent] }
+        let item = survey.items[instance.item]
+        if item.enablementIsExpression { return .unknown }
+        guard !item.enableWhen.isEmpty else { return .true }
+        let outcomes = item.enableWhen.map { condition -> FHIRTruth in
+            let (truth, answered) = evaluate(condition, for: position)
+            if leaves != nil {
+                let value: CoverageRecorder.LeafValue =
+                    switch truth {
+                    case .unknown: .skipped
+                    case .true: answered || condition.op == .exists ? .true : .unansweredTrue
+                    case .false: answered || condition.op == .exists ? .false : .unansweredFalse
+                    }
+                leaves?.append(value)
+            }
+            return truth
+        }
+        return profile.rules.combine(item.enableBehavior, outcomes)
+    }
+
+    /// One condition of the instance at `position`, and whether its source had answers.
+    private func evaluate(_ condition: FHIR.EnableWhen, for position: Int) -> (FHIRTruth, answered: Bool) {
+        guard let item = survey.itemByLinkId[condition.question] else { return (.false, false) }
+        var answers: [FHIR.Value] = []
+        if let source = tree.source(item, for: position) {
+            switch enablement[source] {
+            case .unknown: return (.unknown, false)
+            case .false: break
+            case .true:
+                if survey.items[item].valueIsCalculated { return (.unknown, false) }
+                answers = state.answers[tree.instances[source].id] ?? []
+            }
+        }
+        return (FHIRTruth(profile.rules.holds(condition, answers: answers)), !answers.isEmpty)
+    }
+
+    private func recordDecisions(_ recorder: CoverageRecorder, _ layout: FHIRCoverageLayout) {
+        for (position, instance) in tree.instances.enumerated() {
+            guard let decision = layout.decisionOfItem[instance.item], instance.parent.map({ enablement[$0] == .true }) != false else { continue }
+            var leaves: [CoverageRecorder.LeafValue]? = []
+            let outcome = decide(position, leaves: &leaves)
+            if outcome != .unknown { recorder.decision(decision, outcome: outcome == .true, leaves: leaves ?? []) }
+        }
+    }
+
+    /// The items whose enablement still changes after the bound on passes.
+    private func unsettledItems() -> [String] {
+        var ids: [String] = []
+        var none: [CoverageRecorder.LeafValue]? = nil
+        for position in enablement.indices where decide(position, leaves: &none) != enablement[position] {
+            ids.append(tree.instances[position].id)
+        }
+        return ids
+    }
+
+    // MARK: positions
+
+    private func visiblePosition(of position: Int) -> Int? {
+        var low = 0
+        var high = visible.count
+        while low < high {
+            let middle = (low + high) / 2
+            if visible[middle] < position { low = middle + 1 } else { high = middle }
+        }
+        return low < visible.count && visible[low] == position ? low : nil
+    }
+
+    /// The visible questions after a position, in order.
+    private func visibleQuestions(after position: Int) -> LazyFilterSequence<[Int]> {
+        visible.lazy.filter { $0 > position && self.survey.items[self.tree.instances[$0].item].type.takesAnswers }
+    }
+
+    private func visibleQuestions(before position: Int) -> [Int] {
+        visible.filter { $0 < position && survey.items[tree.instances[$0].item].type.takesAnswers }
+    }
+
+    // MARK: what the response and checks read
+
+    var responseInput: FHIRResponseInput {
+        FHIRResponseInput(survey: survey, tree: tree, enablement: enablement, answers: state.answers, today: settings.today)
+    }
+
+    /// Whether enablement worked out afresh equals the session's: its invariant, for walks.
+    func invariantViolation() -> String? {
+        let saved = enablement
+        let fresh = evaluateEnablement()
+        defer { enablement = saved }
+        if fresh != settled { return "the fixpoint of enablement is reached in one evaluation and not in another" }
+        if let position = enablement.indices.first(where: { enablement[$0] != saved[$0] }) {
+            return "'\(tree.instances[position].id)' is \(saved[position] == .true ? "enabled" : "not enabled") though its conditions now say otherwise"
+        }
+        for position in visible where enablement[position] != .true {
+            return "'\(tree.instances[position].id)' is shown though it is not enabled"
+        }
+        return nil
+    }
+}
+
+extension FHIRSession {
+    /// Whether a condition holds now, read from the first instance of its source (for properties files).
+    func holds(_ condition: FHIR.EnableWhen) -> Bool {
+        guard let item = survey.itemByLinkId[condition.question] else { return false }
+        let source = tree.instancesOfItem[item].first
+        let answers = source.map { enablement[$0] == .true ? state.answers[tree.instances[$0].id] ?? [] : [] } ?? []
+        return profile.rules.holds(condition, answers: answers)
+    }
+}

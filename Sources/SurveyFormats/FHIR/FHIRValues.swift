@@ -1,0 +1,184 @@
+import SurveyCore
+
+/// Reading, checking and comparing FHIR primitive and complex values (R4 datatypes; §A1 value comparison).
+enum FHIRValues {
+    /// The `prefix<Type>` members of an object (`answerCoding`, `valueInteger`…) with their types.
+    static func members(_ object: JSONObjectCursor, prefix: String) -> [(type: FHIR.ValueType, cursor: JSONCursor, key: String)] {
+        object.members.compactMap { member in
+            guard member.key.hasPrefix(prefix), let type = FHIR.ValueType(rawValue: String(member.key.dropFirst(prefix.count))),
+                let cursor = object[member.key]
+            else { return nil }
+            return (type, cursor, member.key)
+        }
+    }
+
+    /// Why a JSON value is not a valid value of the type, or nil.
+    static func problem(_ json: JSONValue, as type: FHIR.ValueType) -> String? {
+        switch type {
+        case .boolean:
+            return json.boolValue == nil ? "expected true or false" : nil
+        case .decimal:
+            return json.numberValue == nil ? "expected a number" : nil
+        case .integer:
+            guard let number = json.numberValue, number == number.rounded(), abs(number) < 2_147_483_648 else { return "expected an integer" }
+            return nil
+        case .date:
+            guard let text = json.stringValue, isDate(text) else { return "expected a date: YYYY, YYYY-MM or YYYY-MM-DD" }
+            return nil
+        case .dateTime:
+            guard let text = json.stringValue, isDateTime(text) else { return "expected a dateTime: a date, or YYYY-MM-DDThh:mm:ss with a zone (Z or +hh:mm)" }
+            return nil
+        case .time:
+            guard let text = json.stringValue, isTime(text) else { return "expected a time: hh:mm:ss" }
+            return nil
+        case .string, .uri:
+            guard let text = json.stringValue, !text.isEmpty else { return "expected a non-empty string" }
+            return nil
+        case .coding:
+            guard let object = json.objectValue else { return "expected a Coding object: {\"system\": …, \"code\": …}" }
+            if object["code"] == nil, object["display"] == nil { return "expected a Coding with a \"code\"" }
+            for key in ["system", "code", "display", "version"] where object[key] != nil && object[key]?.stringValue == nil {
+                return "expected the Coding's \"\(key)\" to be a string"
+            }
+            return nil
+        case .quantity:
+            guard let object = json.objectValue else { return "expected a Quantity object: {\"value\": 70, \"unit\": \"kg\"}" }
+            guard object["value"]?.numberValue != nil else { return "expected a Quantity with a numeric \"value\"" }
+            return nil
+        case .reference:
+            guard let object = json.objectValue else { return "expected a Reference object: {\"reference\": \"Patient/1\"}" }
+            guard object["reference"]?.stringValue != nil || object["display"]?.stringValue != nil else {
+                return "expected a Reference with a \"reference\" string"
+            }
+            return nil
+        case .attachment:
+            return json.objectValue == nil ? "expected an Attachment object: {\"contentType\": …, \"url\": …}" : nil
+        }
+    }
+
+    // MARK: formats (R4 regexes for date, dateTime and time)
+
+    static func isDate(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count), parts[0].count == 4, parts[0].allSatisfy(\.isASCIIDigit) else { return false }
+        if parts.count == 1 { return true }
+        guard parts[1].count == 2, let month = Int(parts[1]), (1...12).contains(month) else { return false }
+        if parts.count == 2 { return true }
+        return CalendarDate(iso: text) != nil
+    }
+
+    static func isTime(_ text: String) -> Bool {
+        let (main, fraction) = splitFraction(text)
+        if let fraction, fraction.isEmpty || !fraction.allSatisfy(\.isASCIIDigit) { return false }
+        let parts = main.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCIIDigit) }),
+            let hour = Int(parts[0]), let minute = Int(parts[1]), let second = Int(parts[2])
+        else { return false }
+        return hour < 24 && minute < 60 && second < 60
+    }
+
+    static func isDateTime(_ text: String) -> Bool {
+        guard let t = text.firstIndex(of: "T") else { return isDate(text) }
+        let date = String(text[..<t])
+        guard date.count == 10, CalendarDate(iso: date) != nil else { return false }
+        var time = String(text[text.index(after: t)...])
+        if time.hasSuffix("Z") {
+            time.removeLast()
+        } else if time.count > 6 {
+            let zone = time.suffix(6)
+            let sign = zone.first
+            let rest = zone.dropFirst().split(separator: ":", omittingEmptySubsequences: false)
+            guard sign == "+" || sign == "-", rest.count == 2, rest.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCIIDigit) }) else { return false }
+            time.removeLast(6)
+        } else {
+            return false
+        }
+        return isTime(time)
+    }
+
+    private static func splitFraction(_ text: String) -> (String, Substring?) {
+        guard let dot = text.firstIndex(of: ".") else { return (text, nil) }
+        return (String(text[..<dot]), text[text.index(after: dot)...])
+    }
+
+    // MARK: comparison
+
+    /// Whether an answer equals a condition's value; nil when the two cannot be compared (a type mismatch,
+    /// reported by lint). Integers and decimals compare as numbers, as LHC-Forms does. A Coding matches by
+    /// system and code, display ignored; a condition Coding without a system matches on code alone, and
+    /// without a code on display (LHC-Forms `_codingsEqual`, §A4).
+    static func equal(_ answer: FHIR.Value, _ expected: FHIR.Value) -> Bool? {
+        if answer.type.isNumber, expected.type.isNumber, let a = answer.json.numberValue, let b = expected.json.numberValue {
+            return a == b
+        }
+        guard answer.type == expected.type else { return nil }
+        switch expected.type {
+        case .coding:
+            let a = answer.json.objectValue ?? [:]
+            let b = expected.json.objectValue ?? [:]
+            if b["system"] != nil, a["system"] != b["system"] { return false }
+            if let code = b["code"] { return a["code"] == code }
+            return b["display"] != nil && a["display"] == b["display"]
+        case .quantity:
+            guard unitsAgree(answer.json, expected.json) else { return false }
+            return answer.json.objectValue?["value"] == expected.json.objectValue?["value"]
+        case .reference:
+            return answer.json.objectValue?["reference"] == expected.json.objectValue?["reference"]
+        case .attachment:
+            return nil
+        default:
+            return answer.json == expected.json
+        }
+    }
+
+    /// The order of an answer against a condition's value (negative, zero, positive); nil for types without
+    /// an order or of different types. Dates, times and strings compare as text, as android-fhir compares
+    /// their string forms: right for values of one precision (§A1).
+    static func compare(_ answer: FHIR.Value, _ expected: FHIR.Value) -> Int? {
+        if answer.type.isNumber, expected.type.isNumber, let a = answer.json.numberValue, let b = expected.json.numberValue {
+            return a < b ? -1 : (a > b ? 1 : 0)
+        }
+        guard answer.type == expected.type, expected.type.isOrdered else { return nil }
+        switch expected.type {
+        case .quantity:
+            guard unitsAgree(answer.json, expected.json), let a = answer.json.objectValue?["value"]?.numberValue,
+                let b = expected.json.objectValue?["value"]?.numberValue
+            else { return nil }
+            return a < b ? -1 : (a > b ? 1 : 0)
+        default:
+            guard let a = answer.json.stringValue, let b = expected.json.stringValue else { return nil }
+            return a < b ? -1 : (a > b ? 1 : 0)
+        }
+    }
+
+    /// Quantities compare only when their units agree: the same code (and system), or the same unit text.
+    private static func unitsAgree(_ a: JSONValue, _ b: JSONValue) -> Bool {
+        let left = a.objectValue ?? [:]
+        let right = b.objectValue ?? [:]
+        if let code = right["code"], let other = left["code"] { return code == other && (right["system"] == nil || left["system"] == nil || right["system"] == left["system"]) }
+        if let unit = right["unit"], let other = left["unit"] { return unit == other }
+        return true
+    }
+
+    /// A short text of a value for messages and prompts: a Coding's code (and display), a Quantity's value
+    /// and unit, a primitive as JSON.
+    static func label(_ value: FHIR.Value) -> String {
+        switch value.type {
+        case .coding:
+            let object = value.json.objectValue ?? [:]
+            let code = object["code"]?.stringValue ?? ""
+            if let display = object["display"]?.stringValue { return code.isEmpty ? display : "\(code) (\(display))" }
+            return code
+        case .quantity:
+            let object = value.json.objectValue ?? [:]
+            let number = object["value"].map(CanonicalJSON.compact) ?? "?"
+            return ([number] + [object["unit"]?.stringValue ?? object["code"]?.stringValue].compactMap { $0 }).joined(separator: " ")
+        default:
+            return CanonicalJSON.compact(value.json)
+        }
+    }
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import SurveyCore
+import SurveyHarness
+import Testing
+
+@testable import SurveyFormats
+
+/// The FHIR corpus (`shared/corpus/fhir/`, beside the clone). CI has it; without it these tests fail (they are
+/// never skipped).
+enum FHIRCorpus {
+    static let folder = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("../shared/corpus/fhir").standardized
+
+    static let questionnaires = [
+        "androidfhir-Questionnaire-OutpatientPriorAuthorizationRequest.json", "androidfhir-behavior_skip_logic.json",
+        "androidfhir-paginated_questionnaire_with_dependent_answer.json", "androidfhir-questionnaire_with_enabled_display_items.json",
+        "androidfhir-screener-questionnaire.json", "androidfhir-sdc-kmp-sample-questionnaire.json", "lforms-4712701.json",
+        "lforms-enableWhenExpressionTest.json", "lforms-enableWhenOnCalculatedValueFromFHIRPath.json", "lforms-expression-on-data-from-prepopulation.json",
+        "lforms-extractObs-test.json", "lforms-phq9.json", "lforms-q-items-under-repeating-choice-item.json", "lforms-tab-layout-nested-layout.json",
+        "lforms-test-enablewhen.json", "uwcirg-CIRG-CNICS-AUDIT.json",
+    ]
+
+    static func file(_ name: String) throws -> SourceFile {
+        SourceFile(path: name, text: try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8))
+    }
+
+    static func load(_ name: String) throws -> FHIRSurvey {
+        try #require(try FormatRegistry.standard.load(file(name)) as? FHIRSurvey)
+    }
+
+    static func session(_ name: String, options: [String: String] = [:]) throws -> FHIRSession {
+        try #require(try load(name).makeSession(SessionSettings(today: testToday, options: options)) as? FHIRSession)
+    }
+}
+
+@Suite("FHIR corpus")
+struct FHIRCorpusTests {
+    @Test("the corpus holds the files this suite names, and nothing else of the Questionnaire kind")
+    func corpusListing() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: FHIRCorpus.folder.path).filter { $0.hasSuffix(".json") }
+        let questionnaires = names.filter { !$0.hasPrefix("invalid-") && !$0.contains("QuestionnaireResponse") }
+        #expect(Set(questionnaires) == Set(FHIRCorpus.questionnaires))
+    }
+
+    @Test("every Questionnaire loads, a generated walk replays through it, and submitting emits a response", arguments: FHIRCorpus.questionnaires)
+    func loadsWalksAndResponds(name: String) throws {
+        let survey = try FHIRCorpus.load(name)
+        var walker = Walker(survey: survey, settings: SessionSettings(today: testToday), maxSteps: 60, builtInProperties: true, properties: nil)
+        var submitted = 0
+        for seed in 0..<20 {
+            var stream = ChoiceStream(generator: SplitMix64(seed: UInt64(seed)))
+            let outcome = walker.walk(&stream)
+            #expect(outcome.findings.filter { $0.finding.kind == .engineError }.isEmpty, "\(outcome.findings.map(\.finding.message))")
+            if outcome.submitted { submitted += 1 }
+        }
+        #expect(submitted > 0)
+        let session = survey.makeSession(SessionSettings(today: testToday))
+        session.play(.submit)
+        let response = try #require(session.payload?.objectValue)
+        #expect(response["resourceType"] == "QuestionnaireResponse")
+        #expect(response["status"] != nil)
+    }
+
+    @Test("the two invalid files fail to load with a located error naming the problem", arguments: [
+        ("invalid-lforms-enableWhen-missing-linkId.json", "reads 'q11', which no item has"),
+        ("invalid-lforms-enableWhen-missing-question-field.json", "has no \"question\""),
+    ])
+    func invalidFiles(name: String, message: String) throws {
+        let file = try FHIRCorpus.file(name)
+        do throws(InputError) {
+            _ = try FormatRegistry.standard.load(file)
+            Issue.record("expected \(name) not to load")
+        } catch {
+            #expect(error.diagnostics.count == 1)
+            #expect(error.diagnostics.first?.message.contains(message) == true)
+            #expect(error.diagnostics.first?.position == SourcePosition(line: 27, column: 9))
+        }
+    }
+
+    @Test("import of the corpus response, then replay, reproduces its answers under answer.item")
+    func importReproducesResponse() throws {
+        let survey = try FHIRCorpus.load("lforms-q-items-under-repeating-choice-item.json")
+        let responseFile = try FHIRCorpus.file("lforms-q-items-under-repeating-choice-item.QuestionnaireResponse.json")
+        let response = try JSONParser.parse(responseFile)
+        let answers = try survey.answers(inPayload: JSONCursor(node: response))
+        let imported = PayloadImporter(survey: survey, settings: SessionSettings(today: testToday)).importAnswers(answers)
+        #expect(imported.problems.isEmpty)
+        let session = survey.makeSession(SessionSettings(today: testToday))
+        session.play(imported.actions)
+        let replayed = try #require(session.payload?.objectValue?["item"])
+        #expect(withoutText(replayed) == withoutText(response.plain.objectValue?["item"] ?? .null))
+    }
+
+    /// Item texts differ in wording between the files; the answers and their nesting are what must match.
+    private func withoutText(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members): .object(members.filter { $0.key != "text" }.mapValues(withoutText))
+        case .array(let elements): .array(elements.map(withoutText))
+        default: value
+        }
+    }
+
+    @Test("lforms test-enablewhen: 4.3 (!= Diabetes) shows while 4.1 is unanswered, hides for Diabetes; android-fhir's reading hides it")
+    func notEqualsOnUnanswered() throws {
+        let session = try FHIRCorpus.session("lforms-test-enablewhen.json")
+        #expect(session.visibleQuestions == ["4.1", "4.3", "4.5"])
+        session.play(.answer("4.1", ["code": "Diabetes"]))
+        #expect(session.visibleQuestions == ["4.1", "4.2", "4.5"])
+        let android = try FHIRCorpus.session("lforms-test-enablewhen.json", options: [FHIRSurvey.notEqualsOption: "any-answer-differs"])
+        #expect(android.visibleQuestions == ["4.1", "4.5"])
+    }
+
+    @Test("android-fhir paginated: page 2 shows once 1.1 (initially false) is answered true")
+    func paginatedDependentAnswer() throws {
+        let session = try FHIRCorpus.session("androidfhir-paginated_questionnaire_with_dependent_answer.json")
+        #expect(session.answer(for: "1.1") == false)
+        #expect(!session.isVisible("2"))
+        session.play(.answer("1.1", true))
+        #expect(session.isVisible("2"))
+    }
+
+    @Test("lforms extractObs: initial values apply (que-11 notwithstanding) and enable the chain of choices")
+    func extractObsInitials() throws {
+        let session = try FHIRCorpus.session("lforms-extractObs-test.json")
+        #expect(session.visibleQuestions == ["blItem1", "choiceItem1", "choiceItem2", "blItem2", "blItem3"])
+        session.play(.answer("blItem1", false))
+        #expect(session.visibleQuestions == ["blItem1", "blItem2", "blItem3"])
+    }
+
+    @Test("uwcirg AUDIT: the items behind SDC enableWhenExpression are never shown and refuse answers")
+    func auditExpressionsRefused() throws {
+        let session = try FHIRCorpus.session("uwcirg-CIRG-CNICS-AUDIT.json")
+        let survey = session.survey
+        let expressionItems = survey.items.filter(\.enablementIsExpression).map(\.linkId)
+        #expect(expressionItems.count == 10)
+        #expect(expressionItems.allSatisfy { !session.isVisible($0) })
+        #expect(session.perform(.answer(expressionItems[0], "x")).outcome.kind == .rejected)
+    }
+
+    @Test("generate covers what it can of the screener and names the rest")
+    func generateScreener() throws {
+        let survey = try FHIRCorpus.load("androidfhir-screener-questionnaire.json")
+        let result = ScenarioGenerator(survey: survey, configuration: .init(walks: 3_000, patience: 600, settings: SessionSettings(today: testToday))).run()
+        #expect(!result.scenarios.isEmpty)
+        let decisions = result.report.branches.filter { $0.info.kind == .decision }
+        #expect(decisions.count == 30)
+        #expect(decisions.allSatisfy { $0.status.isTaken || $0.status.isImpossible })
+    }
+}

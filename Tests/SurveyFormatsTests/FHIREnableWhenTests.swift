@@ -1,0 +1,203 @@
+import SurveyCore
+import Testing
+
+@testable import SurveyFormats
+
+/// A source item type with the values its operator tests use: `literal` is the condition's answer[x]; `equal`,
+/// `greater` and `less` answers compare so with it (`greater`/`less` nil for types without order).
+struct SourceType: Sendable, CustomTestStringConvertible {
+    let name: String
+    let item: String
+    let answerKey: String
+    let literal: String
+    let equal: JSONValue
+    let different: JSONValue
+    let greater: JSONValue?
+    let less: JSONValue?
+
+    var testDescription: String { name }
+
+    static let all: [SourceType] = [
+        SourceType(name: "boolean", item: fhirItem("source", "boolean"), answerKey: "answerBoolean", literal: "true", equal: true, different: false, greater: nil, less: nil),
+        SourceType(name: "decimal", item: fhirItem("source", "decimal"), answerKey: "answerDecimal", literal: "2.5", equal: 2.5, different: 3.5, greater: 3.5, less: 1.5),
+        SourceType(name: "integer", item: fhirItem("source", "integer"), answerKey: "answerInteger", literal: "5", equal: 5, different: 6, greater: 6, less: 4),
+        SourceType(name: "date", item: fhirItem("source", "date"), answerKey: "answerDate", literal: #""2024-05-01""#, equal: "2024-05-01", different: "2024-06-01", greater: "2024-06-01", less: "2024-04-01"),
+        SourceType(
+            name: "dateTime", item: fhirItem("source", "dateTime"), answerKey: "answerDateTime", literal: #""2024-05-01T10:00:00Z""#, equal: "2024-05-01T10:00:00Z",
+            different: "2024-05-01T11:00:00Z", greater: "2024-05-01T11:00:00Z", less: "2024-05-01T09:00:00Z"),
+        SourceType(name: "time", item: fhirItem("source", "time"), answerKey: "answerTime", literal: #""10:00:00""#, equal: "10:00:00", different: "11:00:00", greater: "11:00:00", less: "09:00:00"),
+        SourceType(name: "string", item: fhirItem("source", "string"), answerKey: "answerString", literal: #""m""#, equal: "m", different: "n", greater: "n", less: "l"),
+        SourceType(
+            name: "Coding", item: fhirItem("source", "choice", codingOptions(["a", "b"])), answerKey: "answerCoding", literal: #"{"system": "http://example.org/s", "code": "a"}"#,
+            equal: coding("a"), different: coding("b"), greater: nil, less: nil),
+        SourceType(
+            name: "Quantity", item: fhirItem("source", "quantity"), answerKey: "answerQuantity", literal: #"{"value": 70, "unit": "kg"}"#, equal: ["value": 70, "unit": "kg"],
+            different: ["value": 80, "unit": "kg"], greater: ["value": 80, "unit": "kg"], less: ["value": 60, "unit": "kg"]),
+        SourceType(
+            name: "Reference", item: fhirItem("source", "reference"), answerKey: "answerReference", literal: #"{"reference": "Patient/1"}"#,
+            equal: ["reference": "Patient/1"], different: ["reference": "Patient/2"], greater: nil, less: nil),
+    ]
+}
+
+/// How the source of a condition is left before the condition is read.
+enum SourceState: CustomStringConvertible {
+    case answered(JSONValue)
+    case unanswered
+    /// Answered, then disabled by its own enableWhen: it counts as unanswered (§A1).
+    case disabled(JSONValue)
+
+    var description: String {
+        switch self {
+        case .answered(let value): "answered \(value)"
+        case .unanswered: "unanswered"
+        case .disabled(let value): "answered \(value) then disabled"
+        }
+    }
+}
+
+/// Whether `target`, enabled by `source OP literal`, is enabled with the source in `state`. The source is
+/// enabled while `gate` is unanswered (`gate exists false`); answering the gate disables it.
+func targetEnabled(_ type: SourceType, _ op: String, literal: String? = nil, _ state: SourceState, options: [String: String] = [:]) throws -> Bool {
+    let sourceItem = type.item.replacingOccurrences(
+        of: #""type":"#, with: #""enableWhen": [\#(condition("gate", "exists", #""answerBoolean": false"#))], "type":"#)
+    let answer = op == "exists" ? "\"answerBoolean\": \(literal ?? "true")" : "\"\(type.answerKey)\": \(literal ?? type.literal)"
+    let session = try fhirSession(
+        [fhirItem("gate", "boolean"), sourceItem, fhirItem("target", "string", enableWhen: [condition("source", op, answer)])], options: options)
+    switch state {
+    case .answered(let value):
+        session.play(.answer("source", value))
+    case .unanswered:
+        break
+    case .disabled(let value):
+        session.play(.answer("source", value), .answer("gate", true))
+        #expect(!session.isVisible("source"))
+    }
+    return session.isVisible("target")
+}
+
+@Suite("FHIR enableWhen: each operator against each answer type")
+struct FHIREnableWhenTests {
+    @Test("exists true holds when the source has an answer, not when it is unanswered or disabled", arguments: SourceType.all)
+    func existsTrue(type: SourceType) throws {
+        #expect(try targetEnabled(type, "exists", .answered(type.equal)))
+        #expect(try !targetEnabled(type, "exists", .unanswered))
+        #expect(try !targetEnabled(type, "exists", .disabled(type.equal)))
+    }
+
+    @Test("exists false holds when the source is unanswered or disabled, not when it has an answer", arguments: SourceType.all)
+    func existsFalse(type: SourceType) throws {
+        #expect(try !targetEnabled(type, "exists", literal: "false", .answered(type.equal)))
+        #expect(try targetEnabled(type, "exists", literal: "false", .unanswered))
+        #expect(try targetEnabled(type, "exists", literal: "false", .disabled(type.equal)))
+    }
+
+    @Test("= holds when the answer equals the value; false when it differs, is unanswered or disabled", arguments: SourceType.all)
+    func equals(type: SourceType) throws {
+        #expect(try targetEnabled(type, "=", .answered(type.equal)))
+        #expect(try !targetEnabled(type, "=", .answered(type.different)))
+        #expect(try !targetEnabled(type, "=", .unanswered))
+        #expect(try !targetEnabled(type, "=", .disabled(type.equal)))
+    }
+
+    @Test("!= holds when no answer equals the value, so also when unanswered or disabled (R5, LHC-Forms)", arguments: SourceType.all)
+    func notEquals(type: SourceType) throws {
+        #expect(try !targetEnabled(type, "!=", .answered(type.equal)))
+        #expect(try targetEnabled(type, "!=", .answered(type.different)))
+        #expect(try targetEnabled(type, "!=", .unanswered))
+        #expect(try targetEnabled(type, "!=", .disabled(type.different)))
+    }
+
+    @Test("!= under the android-fhir option is false when unanswered or disabled", arguments: SourceType.all)
+    func notEqualsAndroid(type: SourceType) throws {
+        let android = [FHIRSurvey.notEqualsOption: "any-answer-differs"]
+        #expect(try !targetEnabled(type, "!=", .answered(type.equal), options: android))
+        #expect(try targetEnabled(type, "!=", .answered(type.different), options: android))
+        #expect(try !targetEnabled(type, "!=", .unanswered, options: android))
+        #expect(try !targetEnabled(type, "!=", .disabled(type.different), options: android))
+    }
+
+    @Test("> < >= <= compare ordered types; never true when unanswered or disabled", arguments: SourceType.all.filter { $0.greater != nil })
+    func orderings(type: SourceType) throws {
+        let greater = try #require(type.greater)
+        let less = try #require(type.less)
+        #expect(try targetEnabled(type, ">", .answered(greater)))
+        #expect(try !targetEnabled(type, ">", .answered(type.equal)))
+        #expect(try targetEnabled(type, "<", .answered(less)))
+        #expect(try !targetEnabled(type, "<", .answered(type.equal)))
+        #expect(try targetEnabled(type, ">=", .answered(type.equal)))
+        #expect(try !targetEnabled(type, ">=", .answered(less)))
+        #expect(try targetEnabled(type, "<=", .answered(type.equal)))
+        #expect(try !targetEnabled(type, "<=", .answered(greater)))
+        for op in [">", "<", ">=", "<="] {
+            #expect(try !targetEnabled(type, op, .unanswered), "\(op) unanswered")
+            #expect(try !targetEnabled(type, op, .disabled(type.equal)), "\(op) disabled")
+        }
+    }
+
+    @Test("orderings on booleans, Codings and References are always false", arguments: SourceType.all.filter { $0.greater == nil })
+    func orderingsOnUnorderedTypes(type: SourceType) throws {
+        for op in [">", "<", ">=", "<="] {
+            #expect(try !targetEnabled(type, op, .answered(type.equal)), "\(op)")
+            #expect(try !targetEnabled(type, op, .answered(type.different)), "\(op)")
+        }
+    }
+
+    @Test("with several answers, = and the orderings hold when any answer matches, != when none equals")
+    func repeatingSource() throws {
+        func enabled(_ op: String, _ answer: String, _ answers: JSONValue, options: [String: String] = [:]) throws -> Bool {
+            let session = try fhirSession(
+                [fhirItem("source", "integer", #""repeats": true"#), fhirItem("target", "string", enableWhen: [condition("source", op, answer)])], options: options)
+            session.play(.answer("source", answers))
+            return session.isVisible("target")
+        }
+        #expect(try enabled("=", #""answerInteger": 2"#, [1, 2]))
+        #expect(try enabled(">", #""answerInteger": 1"#, [0, 2]))
+        #expect(try !enabled(">", #""answerInteger": 2"#, [0, 2]))
+        #expect(try !enabled("!=", #""answerInteger": 2"#, [1, 2]))
+        #expect(try enabled("!=", #""answerInteger": 3"#, [1, 2]))
+        // android-fhir: any answer differs.
+        #expect(try enabled("!=", #""answerInteger": 2"#, [1, 2], options: [FHIRSurvey.notEqualsOption: "any-answer-differs"]))
+    }
+
+    @Test("Codings match by system and code: display ignored, a different system never matches, no system matches on code alone")
+    func codingEquality() throws {
+        func enabled(_ answer: String, _ picked: String) throws -> Bool {
+            let session = try fhirSession(
+                fhirItem("source", "choice", codingOptions(["a", "b"])), fhirItem("target", "string", enableWhen: [condition("source", "=", answer)]))
+            session.play(.answer("source", coding(picked)))
+            return session.isVisible("target")
+        }
+        #expect(try enabled(#""answerCoding": {"system": "http://example.org/s", "code": "a", "display": "Other words"}"#, "a"))
+        #expect(try !enabled(#""answerCoding": {"system": "http://example.org/other", "code": "a"}"#, "a"))
+        #expect(try enabled(#""answerCoding": {"code": "a"}"#, "a"))
+        #expect(try !enabled(#""answerCoding": {"code": "a"}"#, "b"))
+    }
+
+    @Test("an integer answer compares with answerDecimal by value, as LHC-Forms does")
+    func integerAgainstDecimal() throws {
+        let session = try fhirSession(fhirItem("source", "integer"), fhirItem("target", "string", enableWhen: [condition("source", ">", #""answerDecimal": 2.5"#)]))
+        session.play(.answer("source", 3))
+        #expect(session.isVisible("target"))
+        session.play(.answer("source", 2))
+        #expect(!session.isVisible("target"))
+    }
+
+    @Test("a type mismatch never matches: answerString against an integer question is false for =, true for !=")
+    func typeMismatch() throws {
+        let session = try fhirSession(
+            fhirItem("source", "integer"), fhirItem("eq", "string", enableWhen: [condition("source", "=", #""answerString": "5""#)]),
+            fhirItem("ne", "string", enableWhen: [condition("source", "!=", #""answerString": "5""#)]))
+        session.play(.answer("source", 5))
+        #expect(!session.isVisible("eq"))
+        #expect(session.isVisible("ne"))
+    }
+
+    @Test("Quantities with different units never compare")
+    func quantityUnits() throws {
+        let session = try fhirSession(fhirItem("source", "quantity"), fhirItem("target", "string", enableWhen: [condition("source", ">", #""answerQuantity": {"value": 70, "unit": "kg"}"#)]))
+        session.play(.answer("source", ["value": 200, "unit": "lb"]))
+        #expect(!session.isVisible("target"))
+        session.play(.answer("source", ["value": 80, "unit": "kg"]))
+        #expect(session.isVisible("target"))
+    }
+}

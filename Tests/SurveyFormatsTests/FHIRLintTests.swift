@@ -1,0 +1,132 @@
+import SurveyCore
+import Testing
+
+@testable import SurveyFormats
+
+/// A lint rule with items that break it and items that do the same thing right.
+struct LintCase: Sendable, CustomTestStringConvertible {
+    let rule: String
+    let failing: [String]
+    let passing: [String]
+
+    var testDescription: String { rule }
+
+    static let gate = fhirItem("gate", "boolean")
+    static let ext = "http://hl7.org/fhir/StructureDefinition/"
+    static let sdc = "http://hl7.org/fhir/uv/sdc/StructureDefinition/"
+
+    static let all: [LintCase] = [
+        LintCase(rule: "fhir-file-shape", failing: [fhirItem("a", "strnig")], passing: [fhirItem("a", "string")]),
+        LintCase(rule: "fhir-dangling-question", failing: [gate, fhirItem("a", "string", enableWhen: [condition("gaet", "exists", #""answerBoolean": true"#)])],
+                 passing: [gate, fhirItem("a", "string", enableWhen: [condition("gate", "exists", #""answerBoolean": true"#)])]),
+        LintCase(rule: "fhir-que-1", failing: [fhirItem("g", "group")], passing: [fhirItem("g", "group", items: [fhirItem("a", "string")])]),
+        LintCase(rule: "fhir-que-2", failing: [fhirItem("a", "string"), fhirItem("a", "integer")], passing: [fhirItem("a", "string"), fhirItem("b", "integer")]),
+        LintCase(rule: "fhir-que-3", failing: [fhirItem("d", "display", #""code": [{"code": "x"}]"#)], passing: [fhirItem("d", "display")]),
+        LintCase(rule: "fhir-que-4", failing: [fhirItem("c", "choice", #"\#(codingOptions(["a"])), "answerValueSet": "http://x/vs""#)], passing: [fhirItem("c", "choice", codingOptions(["a"]))]),
+        LintCase(rule: "fhir-que-5", failing: [fhirItem("s", "string", codingOptions(["a"]))], passing: [fhirItem("s", "open-choice", codingOptions(["a"]))]),
+        LintCase(rule: "fhir-que-6", failing: [fhirItem("d", "display", #""required": true"#)], passing: [fhirItem("d", "display")]),
+        LintCase(rule: "fhir-que-7", failing: [gate, fhirItem("a", "string", enableWhen: [condition("gate", "exists", #""answerString": "x""#)])],
+                 passing: [gate, fhirItem("a", "string", enableWhen: [condition("gate", "exists", #""answerBoolean": true"#)])]),
+        LintCase(rule: "fhir-que-8", failing: [fhirItem("d", "display", #""initial": [{"valueString": "x"}]"#)], passing: [fhirItem("s", "string", #""initial": [{"valueString": "x"}]"#)]),
+        LintCase(rule: "fhir-que-9", failing: [fhirItem("d", "display", #""readOnly": true"#)], passing: [fhirItem("s", "string", #""readOnly": true"#)]),
+        LintCase(rule: "fhir-que-10", failing: [fhirItem("d", "date", #""maxLength": 5"#)], passing: [fhirItem("s", "string", #""maxLength": 5"#)]),
+        LintCase(rule: "fhir-que-11", failing: [fhirItem("c", "choice", #"\#(codingOptions(["a"])), "initial": [{"valueCoding": {"system": "http://example.org/s", "code": "a"}}]"#)],
+                 passing: [fhirItem("c", "choice", #""answerOption": [{"valueString": "a", "initialSelected": true}]"#)]),
+        LintCase(rule: "fhir-que-12", failing: [gate, fhirItem("a", "string", enableWhen: [condition("gate", "exists", #""answerBoolean": true"#), condition("gate", "=", #""answerBoolean": true"#)])],
+                 passing: [gate, fhirItem("a", "string", enableWhen: [condition("gate", "exists", #""answerBoolean": true"#), condition("gate", "=", #""answerBoolean": true"#)], behavior: "all")]),
+        LintCase(rule: "fhir-que-13", failing: [fhirItem("s", "string", #""initial": [{"valueString": "x"}, {"valueString": "y"}]"#)],
+                 passing: [fhirItem("s", "string", #""repeats": true, "initial": [{"valueString": "x"}, {"valueString": "y"}]"#)]),
+        LintCase(rule: "fhir-ignored-extension", failing: [fhirItem("d", "display", #""extension": [{"url": "\#(ext)minValue", "valueInteger": 1}]"#)],
+                 passing: [fhirItem("n", "integer", #""extension": [{"url": "\#(ext)minValue", "valueInteger": 1}]"#)]),
+        LintCase(rule: "fhir-source-no-answers", failing: [fhirItem("d", "display"), fhirItem("a", "string", enableWhen: [condition("d", "exists", #""answerBoolean": true"#)])],
+                 passing: [gate, fhirItem("a", "string", enableWhen: [condition("gate", "exists", #""answerBoolean": true"#)])]),
+        LintCase(rule: "fhir-operator-type", failing: [gate, fhirItem("a", "string", enableWhen: [condition("gate", ">", #""answerBoolean": true"#)])],
+                 passing: [gate, fhirItem("a", "string", enableWhen: [condition("gate", "=", #""answerBoolean": true"#)])]),
+        LintCase(rule: "fhir-answer-type", failing: [fhirItem("n", "integer"), fhirItem("a", "string", enableWhen: [condition("n", "=", #""answerString": "5""#)])],
+                 passing: [fhirItem("n", "integer"), fhirItem("a", "string", enableWhen: [condition("n", "=", #""answerInteger": 5"#)])]),
+        LintCase(rule: "fhir-number-type", failing: [fhirItem("n", "integer"), fhirItem("a", "string", enableWhen: [condition("n", ">", #""answerDecimal": 5.5"#)])],
+                 passing: [fhirItem("n", "decimal"), fhirItem("a", "string", enableWhen: [condition("n", ">", #""answerDecimal": 5.5"#)])]),
+        LintCase(rule: "fhir-never-matches", failing: [fhirItem("c", "choice", codingOptions(["a"])), fhirItem("x", "string", enableWhen: [condition("c", "=", codingAnswer("z"))])],
+                 passing: [fhirItem("c", "choice", codingOptions(["a"])), fhirItem("x", "string", enableWhen: [condition("c", "=", codingAnswer("a"))])]),
+        LintCase(rule: "fhir-not-equals-unanswered", failing: [gate, fhirItem("a", "string", enableWhen: [condition("gate", "!=", #""answerBoolean": true"#)])],
+                 passing: [gate, fhirItem("a", "string", enableWhen: [condition("gate", "=", #""answerBoolean": false"#)])]),
+        LintCase(rule: "fhir-forward-reference", failing: [fhirItem("a", "string", enableWhen: [condition("gate", "exists", #""answerBoolean": true"#)]), gate],
+                 passing: [gate, fhirItem("a", "string", enableWhen: [condition("gate", "exists", #""answerBoolean": true"#)])]),
+        LintCase(rule: "fhir-repeat-source", failing: [fhirItem("g", "group", #""repeats": true"#, items: [gate]), fhirItem("a", "string", enableWhen: [condition("gate", "exists", #""answerBoolean": true"#)])],
+                 passing: [fhirItem("g", "group", #""repeats": true"#, items: [gate, fhirItem("a", "string", enableWhen: [condition("gate", "exists", #""answerBoolean": true"#)])])]),
+        LintCase(rule: "fhir-repeat-preceding", failing: [fhirItem("g", "group", #""repeats": true"#, items: [fhirItem("a", "string", enableWhen: [condition("gate", "exists", #""answerBoolean": true"#)]), gate])],
+                 passing: [fhirItem("g", "group", #""repeats": true"#, items: [gate, fhirItem("a", "string", enableWhen: [condition("gate", "exists", #""answerBoolean": true"#)])])]),
+        LintCase(rule: "fhir-sdc-unsupported", failing: [fhirItem("a", "string", #""extension": [{"url": "\#(sdc)sdc-questionnaire-calculatedExpression", "valueExpression": {"expression": "1"}}]"#)],
+                 passing: [fhirItem("a", "string")]),
+        LintCase(rule: "fhir-enablewhen-and-expression",
+                 failing: [gate, fhirItem("a", "string", #""extension": [{"url": "\#(sdc)sdc-questionnaire-enableWhenExpression", "valueExpression": {"expression": "true"}}]"#, enableWhen: [condition("gate", "exists", #""answerBoolean": true"#)])],
+                 passing: [gate, fhirItem("a", "string", enableWhen: [condition("gate", "exists", #""answerBoolean": true"#)])]),
+        LintCase(rule: "fhir-enablewhen-cycle",
+                 failing: [fhirItem("a", "string", enableWhen: [condition("b", "exists", #""answerBoolean": true"#)]), fhirItem("b", "string", enableWhen: [condition("a", "exists", #""answerBoolean": true"#)])],
+                 passing: [fhirItem("a", "string"), fhirItem("b", "string", enableWhen: [condition("a", "exists", #""answerBoolean": true"#)])]),
+        LintCase(rule: "fhir-required-unanswerable", failing: [fhirItem("a", "string", #""required": true, "readOnly": true"#)],
+                 passing: [fhirItem("a", "string", #""required": true, "readOnly": true, "initial": [{"valueString": "x"}]"#)]),
+    ]
+}
+
+@Suite("FHIR lint and loading")
+struct FHIRLintTests {
+    @Test("each lint rule finds its problem and is silent on the right way of doing the same", arguments: LintCase.all)
+    func rule(lint: LintCase) {
+        let failing = fhirLint(lint.failing).with(rule: lint.rule)
+        #expect(!failing.isEmpty, "expected \(lint.rule) on the failing example")
+        #expect(failing.allSatisfy { $0.position != nil && $0.pointer != nil && $0.hint != nil })
+        #expect(fhirLint(lint.passing).with(rule: lint.rule).isEmpty, "expected no \(lint.rule) on the passing example")
+    }
+
+    @Test("a Questionnaire without status gets a warning, and loads")
+    func missingStatus() throws {
+        let text = #"{"resourceType": "Questionnaire", "item": [\#(fhirItem("a", "string"))]}"#
+        let findings = FormatRegistry.standard.lint(SourceFile(path: "q.json", text: text)).findings
+        #expect(findings.map(\.rule) == ["fhir-missing-status"])
+        #expect(fhirLoadErrors(text).isEmpty)
+    }
+
+    @Test("loading rejects what cannot be simulated, every problem located: unknown type, missing question, que-7, que-12, a dangling question")
+    func loadErrors() {
+        let errors = fhirLoadErrors(
+            questionnaireText([
+                fhirItem("a", "strnig"), fhirItem("b", "string", enableWhen: [#"{"operator": "exists", "answerBoolean": true}"#]),
+                fhirItem("c", "string", enableWhen: [condition("b", "exists", #""answerInteger": 1"#)]),
+                fhirItem("d", "string", enableWhen: [condition("b", "exists", #""answerBoolean": true"#), condition("c", "exists", #""answerBoolean": true"#)]),
+                fhirItem("e", "string", enableWhen: [condition("nowhere", "=", #""answerString": "x""#)]),
+            ]))
+        #expect(errors.count == 5)
+        #expect(errors.allSatisfy { $0.position != nil && $0.severity == .error })
+        let messages = errors.map(\.message)
+        #expect(messages[0].contains("unknown type \"strnig\"") && messages[0].contains("did you mean 'string'?"))
+        #expect(messages[1].contains("has no \"question\""))
+        #expect(messages[2].contains("que-7"))
+        #expect(messages[3].contains("que-12"))
+        #expect(messages[4].contains("'nowhere', which no item has"))
+    }
+
+    @Test("que constraints the engines render anyway (que-1, que-11) are lint errors but the file loads")
+    func constraintsLoad() {
+        let items = [fhirItem("g", "group"), fhirItem("c", "choice", #"\#(codingOptions(["a"])), "initial": [{"valueCoding": {"system": "http://example.org/s", "code": "a"}}]"#)]
+        #expect(fhirLoadErrors(questionnaireText(items)).isEmpty)
+        #expect(Set(fhirLint(items).filter { $0.severity == .error }.compactMap(\.rule)) == ["fhir-que-1", "fhir-que-11"])
+    }
+
+    @Test("a value of the wrong type is located at the value, with what was expected")
+    func valueTypeError() throws {
+        let errors = fhirLoadErrors(questionnaireText([fhirItem("n", "integer"), fhirItem("a", "string", enableWhen: [condition("n", "=", #""answerInteger": "five""#)])]))
+        let error = try #require(errors.first)
+        #expect(error.message.contains("expected an integer for \"answerInteger\""))
+        #expect(error.pointer == "/item/1/enableWhen/0/answerInteger")
+    }
+
+    @Test("the format is recognized by resourceType; another resource is not a survey")
+    func recognition() {
+        let format = FHIRFormat()
+        let questionnaire = try? JSONParser.parse(SourceFile(path: "q.json", text: questionnaireText([fhirItem("a", "string")])))
+        let response = try? JSONParser.parse(SourceFile(path: "r.json", text: #"{"resourceType": "QuestionnaireResponse", "status": "completed"}"#))
+        #expect(questionnaire.map(format.recognizes) == true)
+        #expect(response.map(format.recognizes) == false)
+    }
+}
