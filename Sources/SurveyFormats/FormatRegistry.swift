@@ -8,7 +8,11 @@ public struct FormatRegistry: Sendable {
         self.formats = formats
     }
 
-    public static let standard = FormatRegistry(formats: [SurveyNativeFormat()])
+    public static let standard = FormatRegistry(formats: [
+        SurveyNativeFormat(),
+        SageFormat(),
+        OwlmetryFormat(),
+    ])
 
     public func format(named name: String) -> (any SurveyFormat)? {
         formats.first { $0.name == name }
