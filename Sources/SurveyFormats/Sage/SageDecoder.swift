@@ -134,7 +134,7 @@ struct SageDecoder {
         let stepOptional = generation == .legacy ? false : bool(step, "optional", in: "step '\(name)'") ?? true
         switch type {
         case "form" where generation == .legacy, _ where step.contains("inputFields"):
-            guard let list = array(step, "inputFields", in: "form step '\(name)'") else { break }
+            guard let list = array(step, "inputFields", in: "form step '\(name)'", optional: true) else { break }
             var seen: Set<String> = []
             for cursor in list {
                 guard let (field, ruleList) = readLegacyField(cursor, step: name) else { continue }
