@@ -20,7 +20,10 @@ struct SageCoverageLayout: Sendable {
         }
     }
 
-    func questionIndex(of step: Int) -> Int { step }
+    /// Per step, its index in the plan's questions (display steps take no answer and are not questions).
+    let questionOfStep: [Int?]
+
+    func questionIndex(of step: Int) -> Int? { questionOfStep[step] }
 
     func recordRule(_ step: Int, _ rule: Int, matched: Bool, _ recorder: CoverageRecorder) {
         recorder.decision(ruleDecision[step][rule], outcome: matched, leaves: [matched ? .true : .false])
@@ -32,7 +35,7 @@ struct SageCoverageLayout: Sendable {
     }
 
     func recordAnswer(_ values: [String: JSONValue], at step: Int, survey: SageSurvey, _ recorder: CoverageRecorder) {
-        recorder.answered(step)
+        if let question = questionOfStep[step] { recorder.answered(question) }
         for (position, field) in survey.steps[step].fields.enumerated() {
             guard let value = values[field.id], let choices = field.choices else { continue }
             for picked in value.arrayValue ?? [value] {
@@ -56,11 +59,21 @@ extension SageSurvey {
         var ruleDecision: [[Int]] = []
         var jumpDecision: [[Int?]] = []
         var firstChoice: [[Int]] = []
+        var questionOfStep: [Int?] = []
         var targetsUnknown = false
         var targetsExit = false
         for (index, step) in steps.enumerated() {
             var rules: [Int] = []
             var jumps: [Int?] = []
+            // Whether matching rules of the step can cancel: legacy, when they name two targets; v3, when
+            // two rules have one; never in the successor.
+            let targeted = step.rules.compactMap(\.target)
+            let canCancel =
+                switch generation {
+                case .legacy: Set(targeted).count > 1
+                case .v3: targeted.count > 1
+                case .assessment: false
+                }
             for (position, rule) in step.rules.enumerated() {
                 let operand = rule.matchingAnswer.map { " \($0)" } ?? (generation == .assessment ? " null" : "")
                 let field = step.fields.count > 1 ? "'\(step.fields[rule.field].id)' " : ""
@@ -82,7 +95,9 @@ extension SageSurvey {
                 if target == "exit" { targetsExit = true }
                 let jumpLeaf = plan.leaves.count
                 let cannotCancel: [Bool: String] =
-                    generation == .assessment ? [false: "the first matching rule always jumps (successor)"] : [:]
+                    canCancel
+                    ? [:]
+                    : [false: generation == .assessment ? "the first matching rule always jumps (successor)" : "no other rule of the step can cancel it"]
                 plan.leaves.append(
                     CoveragePlan.Point(
                         question: step.id, description: "rule \(position + 1) of '\(step.id)' jumps to '\(target)'", location: rule.targetLocation,
@@ -107,7 +122,12 @@ extension SageSurvey {
                 }
             }
             firstChoice.append(firsts)
-            plan.questions.append(CoveragePlan.QuestionPoint(id: step.id, location: step.location, decisions: rules + jumps.compactMap { $0 }))
+            if step.kind == .question {
+                questionOfStep.append(plan.questions.count)
+                plan.questions.append(CoveragePlan.QuestionPoint(id: step.id, location: step.location, decisions: rules + jumps.compactMap { $0 }))
+            } else {
+                questionOfStep.append(nil)
+            }
         }
         plan.terminals = [
             CoveragePlan.Point(question: steps.last?.id ?? identifier, description: "task completed past its last step", location: location),
@@ -118,6 +138,7 @@ extension SageSurvey {
                 question: identifier, description: "task ended by an unknown target", location: location,
                 impossible: targetsUnknown ? [:] : [true: "every target names a step, a section or a reserved id"]),
         ]
-        return SageCoverageLayout(plan: plan, ruleDecision: ruleDecision, jumpDecision: jumpDecision, firstChoice: firstChoice)
+        return SageCoverageLayout(
+            plan: plan, ruleDecision: ruleDecision, jumpDecision: jumpDecision, firstChoice: firstChoice, questionOfStep: questionOfStep)
     }
 }

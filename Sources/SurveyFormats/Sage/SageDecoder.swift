@@ -41,8 +41,9 @@ struct SageDecoder {
     }
 
     /// Which generation a file is, by the first sign of one (reference §1.0): any legacy form step makes it
-    /// legacy; any sign of the successor (its `$schema`, result keys, `overview`/`completion` or
-    /// `multipleInputQuestion` steps, `selectorType` or `other`) makes it the successor; otherwise v3.
+    /// legacy; any sign of the successor (its `$schema`, its `versionString` or `schemaIdentifier`, a
+    /// `multipleInputQuestion`, a choice's `selectorType`, a question's `other`) makes it the successor;
+    /// otherwise v3. Step types both have (`overview`, `completion`) say nothing.
     static func generation(of root: JSONNode) -> Sage.Generation {
         var successor = false
         if let schema = root["$schema"]?.stringValue, schema.contains("mobile-client-json") || schema.contains("Assessment") { successor = true }
@@ -50,10 +51,7 @@ struct SageDecoder {
         var pending = root["steps"]?.elements ?? [root]
         while let step = pending.popLast() {
             if step["inputFields"] != nil || step["type"]?.stringValue == "form" { return .legacy }
-            switch step["type"]?.stringValue {
-            case "overview"?, "completion"?, "multipleInputQuestion"?: successor = true
-            default: break
-            }
+            if step["type"]?.stringValue == "multipleInputQuestion" { successor = true }
             if step["other"] != nil { successor = true }
             if step["choices"]?.elements?.contains(where: { $0["selectorType"] != nil }) == true { successor = true }
             pending += step["steps"]?.elements ?? []

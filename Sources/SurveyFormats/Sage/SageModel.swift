@@ -5,8 +5,8 @@ import SurveyCore
 public enum Sage {
     /// The three generations of the format (reference §1.0). A file says which it is by its shape: legacy
     /// `form` steps with `inputFields`; v3 question steps (`simpleQuestion`, `choiceQuestion` with
-    /// `inputItem`); the AssessmentModel successor (its `$schema`, `versionString`, `overview` steps,
-    /// `selectorType` choices, `other`…).
+    /// `inputItem`); the AssessmentModel successor (its `$schema`, `versionString`, `selectorType` choices,
+    /// `other`…).
     public enum Generation: String, Sendable, CaseIterable {
         case legacy, v3, assessment
 

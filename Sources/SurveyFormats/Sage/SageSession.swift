@@ -222,7 +222,7 @@ final class SageSession: SurveySession {
     private func show(_ index: Int) {
         current = index
         shownAt[index] = clock.elapsed
-        coverage.map { $0.recorder.question($0.layout.questionIndex(of: index), shown: true) }
+        if let coverage, let question = coverage.layout.questionIndex(of: index) { coverage.recorder.question(question, shown: true) }
     }
 
     /// The target the step's survey rules choose, by the generation's rule (reference §1.2): legacy, exactly

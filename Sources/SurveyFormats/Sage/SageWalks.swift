@@ -17,8 +17,13 @@ extension SageSurvey {
             for (field, options) in zip(step.fields, perField) { values += options.dropFirst().prefix(3).map { .object([field.id: $0]) } }
             values += literals.filter { $0.objectValue != nil }
         }
+        // Values a rule compares with come first and the others last, so that a run that keeps the last
+        // value it tried (the Submit-reachability check) leaves the step on its plain path, not in a loop.
         var seen: Set<JSONValue> = []
-        return values.filter { seen.insert($0).inserted }
+        let unique = values.filter { seen.insert($0).inserted }
+        let compared = Set(literals.flatMap { $0.arrayValue ?? [$0] })
+        func isCompared(_ value: JSONValue) -> Bool { (value.arrayValue ?? [value]).contains(where: compared.contains) }
+        return unique.filter(isCompared) + unique.filter { !isCompared($0) }
     }
 
     private func candidates(for field: Sage.Field, literals: [JSONValue], today: CalendarDate) -> [JSONValue] {
