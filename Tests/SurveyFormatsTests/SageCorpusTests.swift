@@ -31,11 +31,12 @@ struct SageCorpusTests {
         #expect(survey.format == "sage-\(expected.rawValue)")
         let text = try String(contentsOf: corpusURL("sage", name), encoding: .utf8)
         #expect(FormatRegistry.standard.lint(SourceFile(path: name, text: text)).findings.filter { $0.severity == .error }.isEmpty)
-        // A respondent who takes the first value each step accepts and taps Next.
+        // A respondent who takes the last value each step accepts (the candidates end with the values no
+        // rule compares with: the plain path) and taps Next.
         let session = try Self.session(name)
         for _ in 0..<(survey.steps.count * 3) where !session.hasEnded {
             if let id = session.currentQuestion {
-                for value in survey.candidateValues(for: id, settings: session.settings) where session.perform(.answer(id, value)).outcome == .ok { break }
+                for value in survey.candidateValues(for: id, settings: session.settings).reversed() where session.perform(.answer(id, value)).outcome == .ok { break }
             }
             #expect(session.perform(.tapNext).outcome == .ok)
         }

@@ -12,10 +12,11 @@ extension SageSurvey {
         if step.fields.count == 1, !step.answerIsObject, let field = step.fields.first {
             values = candidates(for: field, literals: literals, today: settings.today)
         } else {
+            // One input at a time first, then every input answered last (what moves the step on).
             let perField = step.fields.map { candidates(for: $0, literals: [], today: settings.today) }
-            values = [.object(Dictionary(uniqueKeysWithValues: zip(step.fields, perField).compactMap { field, values in values.first.map { (field.id, $0) } }))]
+            values = literals.filter { $0.objectValue != nil }
             for (field, options) in zip(step.fields, perField) { values += options.dropFirst().prefix(3).map { .object([field.id: $0]) } }
-            values += literals.filter { $0.objectValue != nil }
+            values.append(.object(Dictionary(uniqueKeysWithValues: zip(step.fields, perField).compactMap { field, values in values.first.map { (field.id, $0) } })))
         }
         // Values a rule compares with come first and the others last, so that a run that keeps the last
         // value it tried (the Submit-reachability check) leaves the step on its plain path, not in a loop.
