@@ -46,3 +46,28 @@ struct SageOwlmetryCoverageTests {
         #expect(recorder.counts.terminals[0] == 1)
     }
 }
+
+/// `import` reads the answers back out of each format's payload.
+@Suite("Sage and Owlmetry payload import")
+struct SageOwlmetryImportTests {
+    @Test("a task result gives back each answered step on the path, sections and forms included")
+    func sageResult() throws {
+        let section = #"{"identifier": "s", "type": "section", "steps": [\#(simpleQuestion("q"))]}"#
+        let survey = try loadSurvey(text: sageTask([form("f", inputField("x", "integer"), inputField("y", "string", #""optional": true"#)), section]))
+        let session = survey.makeSession(SessionSettings(today: testToday))
+        session.play(.answer("f", ["x": 2]), .tapNext, .answer("s/q", 5), .submit)
+        let payload = try #require(session.payload)
+        let root = try JSONParser.parse(SourceFile(path: "result.json", text: CanonicalJSON.compact(payload)))
+        let answers = try survey.answers(inPayload: JSONCursor(node: root))
+        #expect(answers.map(\.question).sorted() == ["f", "s/q"])
+        #expect(answers.first { $0.question == "f" }?.value == ["x": 2])
+    }
+
+    @Test("an Owlmetry payload gives back its merged answers")
+    func owlmetryPayload() throws {
+        let survey = try loadSurvey(text: OwlmetryTests.schema)
+        let root = try JSONParser.parse(SourceFile(path: "p.json", text: #"{"answers": {"q_text": "hi", "q_nps": 3}}"#))
+        let answers = try survey.answers(inPayload: JSONCursor(node: root))
+        #expect(answers.map(\.question).sorted() == ["q_nps", "q_text"])
+    }
+}
