@@ -22,14 +22,7 @@ extension OwlmetrySurvey {
 
     public func interpretInput(_ text: String, for question: String) -> Result<JSONValue, InputProblem> {
         let typed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let first = typed.first, "[{\"".contains(first) {
-            let bytes = Array(typed.utf8)
-            switch JSONParser.parsePrefix(bytes, from: 0) {
-            case .success(let parsed) where parsed.end == bytes.count: return .success(parsed.node.plain)
-            case .success: return .failure(InputProblem("unexpected text after the JSON value"))
-            case .failure(let error): return .failure(InputProblem("not valid JSON: \(error.message)"))
-            }
-        }
+        if let json = InputProblem.typedJSON(typed) { return json }
         guard let index = indexByID[question] else { return .failure(InputProblem("no question '\(question)'")) }
         let item = questions[index]
         func option(_ part: String) -> JSONValue {

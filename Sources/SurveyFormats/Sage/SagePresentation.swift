@@ -14,7 +14,7 @@ extension SageSurvey {
                 [choice.value?.description, choice.text].compactMap { $0 }.joined(separator: " ") + (choice.isExclusive ? " (exclusive)" : "")
             }
             let hint =
-                field.shape.isArray ? "numbers or values separated by commas" : field.choices != nil ? "a number or the value" : "the \(SageDataType.describe(field.shape.base))"
+                field.shape.isArray ? "numbers or values separated by commas" : field.choices != nil ? "a number or the value" : SageDataType.describe(field.shape.base)
             return QuestionPrompt(id: step.id, text: step.title, kind: "\(step.type) \(field.typeName)", choices: choices, hint: hint + "; or any JSON value")
         }
         let fields = step.fields.map { "\($0.id): \($0.typeName)\($0.isOptional ? " (optional)" : "")" }
@@ -23,14 +23,7 @@ extension SageSurvey {
 
     public func interpretInput(_ text: String, for question: String) -> Result<JSONValue, InputProblem> {
         let typed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let first = typed.first, "[{\"".contains(first) {
-            let bytes = Array(typed.utf8)
-            switch JSONParser.parsePrefix(bytes, from: 0) {
-            case .success(let parsed) where parsed.end == bytes.count: return .success(parsed.node.plain)
-            case .success: return .failure(InputProblem("unexpected text after the JSON value"))
-            case .failure(let error): return .failure(InputProblem("not valid JSON: \(error.message)"))
-            }
-        }
+        if let json = InputProblem.typedJSON(typed) { return json }
         guard let index = indexByID[question], let field = steps[index].fields.first, steps[index].fields.count == 1 else {
             return .failure(InputProblem("type the answer as JSON"))
         }
