@@ -8,7 +8,12 @@ public struct FormatRegistry: Sendable {
         self.formats = formats
     }
 
-    public static let standard = FormatRegistry(formats: [SurveyNativeFormat(), FHIRFormat()])
+    public static let standard = FormatRegistry(formats: [
+        SurveyNativeFormat(),
+        FHIRFormat(),
+        SageFormat(),
+        OwlmetryFormat(),
+    ])
 
     public func format(named name: String) -> (any SurveyFormat)? {
         formats.first { $0.name == name }

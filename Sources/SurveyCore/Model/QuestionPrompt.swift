@@ -17,3 +17,17 @@ public struct QuestionPrompt: Sendable, Equatable {
         self.hint = hint
     }
 }
+
+extension InputProblem {
+    /// What a person typed at the recorder's prompt read as JSON, when it starts like JSON (`[`, `{` or a
+    /// quote); nil when it does not, so the format reads it its own way.
+    public static func typedJSON(_ typed: String) -> Result<JSONValue, InputProblem>? {
+        guard let first = typed.unicodeScalars.first, "[{\"".unicodeScalars.contains(first) else { return nil }
+        let bytes = Array(typed.utf8)
+        switch JSONParser.parsePrefix(bytes, from: 0) {
+        case .success(let parsed) where parsed.end == bytes.count: return .success(parsed.node.plain)
+        case .success: return .failure(InputProblem("unexpected text after the JSON value"))
+        case .failure(let error): return .failure(InputProblem("not valid JSON: \(error.message)"))
+        }
+    }
+}

@@ -142,6 +142,9 @@ public protocol SurveySession: AnyObject {
     /// Actions other than answering, Next, Submit and host conditions that the respondent or the app can
     /// take now (add a group instance, skip a step, launch the app…), for walks to choose among.
     var otherActions: [Action] { get }
+    /// Whether the session is over for good (a task its rules finished): nothing more can happen in it, so
+    /// a walk stops there as it does after Submit.
+    var hasEnded: Bool { get }
 }
 
 extension SurveySession {
@@ -158,6 +161,8 @@ extension SurveySession {
     }
 
     public var otherActions: [Action] { [] }
+
+    public var hasEnded: Bool { false }
 
     /// A number that differs whenever the visible list, the current question's place in it or Submit differ.
     public var viewFingerprint: UInt64 {

@@ -92,7 +92,8 @@ public struct Walker {
                     outcome.findings.append((step, finding))
                 }
             }
-            if action == .submit, result.outcome == .ok {
+            // A session that ended by itself (a task its rules finished) is as done as one submitted.
+            if action == .submit && result.outcome == .ok || session.hasEnded {
                 outcome.submitted = true
                 break
             }
@@ -167,9 +168,10 @@ struct SubmitFinder {
     func stuckQuestion(continuing session: any SurveySession) -> String? {
         let limit = survey.questionIDs.count * 4 + 8
         for _ in 0..<limit {
-            if session.isSubmittable { return nil }
+            if session.isSubmittable || session.hasEnded { return nil }
             let before = Trace.View(of: session)
             guard let current = before.current, let position = before.visible.firstIndex(of: current) else {
+                if before.current == nil, takeOtherAction(session) { continue }
                 return before.current ?? "(no question waits and Submit is not shown)"
             }
             var progressed = false
@@ -188,5 +190,16 @@ struct SubmitFinder {
             if !progressed { return current }
         }
         return session.currentQuestion ?? "(the walk does not end)"
+    }
+
+    /// When no question waits, the app may have to act first (launch, a consent sheet): takes the first of
+    /// the format's other actions that changes what the session offers or shows.
+    private func takeOtherAction(_ session: any SurveySession) -> Bool {
+        let offered = session.otherActions
+        let view = session.viewFingerprint
+        for action in offered where session.perform(action).outcome == .ok {
+            if session.viewFingerprint != view || session.otherActions != offered || session.hasEnded { return true }
+        }
+        return false
     }
 }

@@ -1,0 +1,44 @@
+import SurveyCore
+
+/// After every step of a walk: the lifecycle's invariants (submitted exactly once; a payload only after it)
+/// and the quirks of the server, simulated and reported as hazards (reference §3.3): an answer cleared on
+/// the device survives the per-key merge, and saves without a user id create a new row each time.
+final class OwlmetryStepChecker: StepChecker {
+    private let survey: OwlmetrySurvey
+
+    init(survey: OwlmetrySurvey) {
+        self.survey = survey
+    }
+
+    func check(_ session: any SurveySession, after action: Action, result: StepResult) -> [Finding] {
+        guard let session = session as? OwlmetrySession else {
+            return [Finding(.engineError, "session-type", "an Owlmetry questionnaire made a session of another format")]
+        }
+        var findings: [Finding] = []
+        if session.submissions > 1 {
+            findings.append(Finding(.engineError, "submitted-once", "was_submitted was true on \(session.submissions) calls; the server flips submitted_at once"))
+        }
+        if (session.payload != nil) != (session.submittedRow != nil) {
+            findings.append(Finding(.engineError, "payload-after-submit", "the payload must exist exactly once the questionnaire is submitted"))
+        }
+        for event in result.events where event.name == "draft_saved" || event.name == "submitted" {
+            guard let detail = event.detail?.objectValue, let stored = detail["stored_answers"]?.objectValue, let sent = detail["answers"]?.objectValue else { continue }
+            for key in stored.keys.sorted() where sent[key] == nil {
+                findings.append(
+                    Finding(
+                        .hazard, "cleared-answer-survives-merge",
+                        "'\(key)' was cleared on the device but the server row still holds \(stored[key].map(CanonicalJSON.compact) ?? "it"): the merge is per key and empty values are not sent (reference §3.3)",
+                        question: key))
+            }
+            if session.host.isAnonymous, session.server.rows.count > 1 {
+                findings.append(
+                    Finding(
+                        .hazard, "anonymous-saves-create-rows",
+                        "saves without a user id made \(session.server.rows.count) rows for one respondent: each anonymous save inserts a new row (reference §3.3)"))
+            }
+        }
+        return findings
+    }
+
+    func finish(_ session: any SurveySession) -> [Finding] { [] }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import SurveyCore
+import Testing
+
+@testable import SurveyFormats
+
+// Small Sage tasks written inline, one rule at a time.
+
+/// A task of these steps (JSON text), with extra top-level members.
+func sageTask(_ steps: [String], extra: String = "") -> String {
+    #"{"identifier": "task", \#(extra.isEmpty ? "" : extra + ", ")"steps": [\#(steps.joined(separator: ",\n"))]}"#
+}
+
+/// A legacy form step with these input fields.
+func form(_ id: String, _ fields: String..., keys: String = "") -> String {
+    #"{"identifier": "\#(id)", "type": "form", \#(keys.isEmpty ? "" : keys + ", ")"inputFields": [\#(fields.joined(separator: ", "))]}"#
+}
+
+/// A legacy input field.
+func inputField(_ id: String, _ type: String, _ keys: String = "") -> String {
+    #"{"identifier": "\#(id)", "type": "\#(type)"\#(keys.isEmpty ? "" : ", " + keys)}"#
+}
+
+/// A v3 / successor question on an integer (`simpleQuestion`) with these rules.
+func simpleQuestion(_ id: String, _ type: String = "integer", rules: [String] = [], keys: String = "") -> String {
+    let rulesText = rules.isEmpty ? "" : #", "surveyRules": [\#(rules.joined(separator: ", "))]"#
+    return #"{"identifier": "\#(id)", "type": "simpleQuestion", "inputItem": {"type": "\#(type)"}\#(keys.isEmpty ? "" : ", " + keys)\#(rulesText)}"#
+}
+
+func instruction(_ id: String, keys: String = "") -> String {
+    #"{"identifier": "\#(id)", "type": "instruction"\#(keys.isEmpty ? "" : ", " + keys)}"#
+}
+
+/// A survey rule with the members given as JSON text.
+func rule(_ members: String) -> String { "{\(members)}" }
+
+/// The successor's marker, so that a task of question steps reads as the AssessmentModel generation.
+let assessmentMarker = #""$schema": "https://bridgedigitalhealth.github.io/mobile-client-json/schemas/v2/AssessmentObject.json""#
+
+func sageSession(_ text: String, today: CalendarDate = testToday) throws -> SageSession {
+    let survey = try #require(try loadSurvey(text: text) as? SageSurvey)
+    return try #require(survey.makeSession(SessionSettings(today: today)) as? SageSession)
+}
+
+/// The identifiers of the step results in a task result, in order.
+func stepHistory(_ payload: JSONValue?) -> [String] {
+    payload?.objectValue?["stepHistory"]?.arrayValue?.compactMap { $0.objectValue?["identifier"]?.stringValue } ?? []
+}
+
+/// The repository root's sibling `shared/corpus/<format>/` folder.
+func corpusURL(_ format: String, _ name: String) -> URL {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("../shared/corpus/\(format)/\(name)").standardized
+}
+
+func loadCorpus(_ format: String, _ name: String) throws -> any Survey {
+    let text = try String(contentsOf: corpusURL(format, name), encoding: .utf8)
+    return try FormatRegistry.standard.load(SourceFile(path: name, text: text))
+}
+
+func lintFindings(_ text: String) -> (format: String?, findings: [Diagnostic]) {
+    FormatRegistry.standard.lint(SourceFile(path: "test.json", text: text))
+}
