@@ -21,10 +21,17 @@ public struct Mutator {
     public func input(seed: UInt64, run: Int) -> [UInt8] {
         var random = SplitMix64(seed: SplitMix64.walkSeed(seed, walk: run))
         var bytes = seeds[random.next(below: seeds.count)]
-        if isJSON, random.next(below: 3) == 0, let structured = structural(bytes, &random) {
-            bytes = structured
+        // JSON inputs: mostly valid JSON changed in structure (which reaches the decoders' checks and the
+        // sessions), sometimes with a byte change on top, sometimes bytes only (which tests the scanner).
+        let mode = random.next(below: 10)
+        var byteMutations = 1 + random.next(below: 4)
+        if isJSON, mode < 6 {
+            for _ in 0..<(1 + random.next(below: 3)) {
+                if let structured = structural(bytes, &random) { bytes = structured }
+            }
+            byteMutations = mode < 4 ? 0 : 1
         }
-        for _ in 0..<(1 + random.next(below: 4)) {
+        for _ in 0..<byteMutations {
             bytes = mutateBytes(bytes, &random)
         }
         return bytes.count > Self.maximumSize ? Array(bytes.prefix(Self.maximumSize)) : bytes
@@ -77,7 +84,9 @@ public struct Mutator {
     // MARK: JSON structure
 
     func structural(_ input: [UInt8], _ random: inout SplitMix64) -> [UInt8]? {
-        guard let value = try? JSONParser.parse(SourceFile(path: "seed.json", bytes: input)).plain else { return nil }
+        guard input.count <= Self.maximumSize, let value = try? JSONParser.parse(SourceFile(path: "seed.json", bytes: input)).plain else {
+            return nil
+        }
         let strings = Self.strings(in: value)
         let mutated = mutate(value, &random, strings: strings, depth: 0)
         let text = random.next(below: 2) == 0 ? CanonicalJSON.compact(mutated) : CanonicalJSON.pretty(mutated)
@@ -124,7 +133,10 @@ public struct Mutator {
             var nested = value
             for _ in 0..<(1 + random.next(below: 300)) { nested = random.next(below: 2) == 0 ? .array([nested]) : .object(["item": nested]) }
             return nested
-        default: return .array(Array(repeating: value, count: 1 + random.next(below: 50)))
+        default:
+            // Copies of the value, fewer of a large one, so that an input stays near `maximumSize`.
+            let size = CanonicalJSON.compact(value).utf8.count
+            return .array(Array(repeating: value, count: 1 + random.next(below: max(1, min(50, Self.maximumSize / 4 / max(1, size))))))
         }
     }
 

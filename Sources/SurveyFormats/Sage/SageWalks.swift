@@ -16,7 +16,7 @@ extension SageSurvey {
             let perField = step.fields.map { candidates(for: $0, literals: [], today: settings.today) }
             values = literals.filter { $0.objectValue != nil }
             for (field, options) in zip(step.fields, perField) { values += options.dropFirst().prefix(3).map { .object([field.id: $0]) } }
-            values.append(.object(Dictionary(uniqueKeysWithValues: zip(step.fields, perField).compactMap { field, values in values.first.map { (field.id, $0) } })))
+            values.append(.object(Dictionary(zip(step.fields, perField).compactMap { field, values in values.first.map { (field.id, $0) } }, uniquingKeysWith: { first, _ in first })))
         }
         // Values a rule compares with come first and the others last, so that a run that keeps the last
         // value it tried (the Submit-reachability check) leaves the step on its plain path, not in a loop.

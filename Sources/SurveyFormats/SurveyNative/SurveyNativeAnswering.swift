@@ -216,7 +216,7 @@ extension SurveyNativeSession {
             // Next validates the fields on screen first, and finishes the question only if they pass.
             let setIndex = currentLabelSet(slot, labelSets, metadataID)
             let labels = setIndex < labelSets.count ? labelSets[setIndex] : []
-            let values = state.answers[slot]?.objectValue ?? Dictionary(uniqueKeysWithValues: labels.map { ($0, JSONValue.string("")) })
+            let values = state.answers[slot]?.objectValue ?? Dictionary(labels.map { ($0, JSONValue.string("")) }, uniquingKeysWith: { first, _ in first })
             if let message = try dynamicLabelFailure(values, labels: labels, validations) { return .validationFailed(message) }
             try markFinished(slot)
         case .singleSelect(let options):

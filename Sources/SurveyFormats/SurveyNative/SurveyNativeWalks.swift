@@ -58,7 +58,7 @@ extension SurveyNativeSurvey {
             values = ["Some text", ""] + literals.compactMap { $0.operand?.stringValue.map(JSONValue.string) }
         case .multiTextField(let fields, let validations):
             let texts = texts(for: validations, literals: [])
-            values = [.object(Dictionary(uniqueKeysWithValues: fields.map { ($0.label, JSONValue.string(texts[0])) }))]
+            values = [.object(Dictionary(fields.map { ($0.label, JSONValue.string(texts[0])) }, uniquingKeysWith: { first, _ in first }))]
             for field in fields {
                 values += texts.dropFirst().map { .object([field.label: .string($0)]) }
             }
@@ -66,7 +66,7 @@ extension SurveyNativeSurvey {
             values = []
             for labels in labelSets where !labels.isEmpty {
                 let perLabel = labels.map { label in texts(for: validations.filter { $0.forLabel == label }, literals: []) }
-                values.append(.object(Dictionary(uniqueKeysWithValues: zip(labels, perLabel).map { ($0, JSONValue.string($1[0])) })))
+                values.append(.object(Dictionary(zip(labels, perLabel).map { ($0, JSONValue.string($1[0])) }, uniquingKeysWith: { first, _ in first })))
                 for (label, texts) in zip(labels, perLabel) {
                     values += texts.dropFirst().map { .object([label: .string($0)]) }
                 }
@@ -78,7 +78,7 @@ extension SurveyNativeSurvey {
             values = values_.map(JSONValue.string)
         case .tableSelect(let options, let rows):
             let honoured = Array(options.prefix(3))
-            values = honoured.map { option in .object(Dictionary(uniqueKeysWithValues: rows.map { ($0, JSONValue.string(option)) })) }
+            values = honoured.map { option in .object(Dictionary(rows.map { ($0, JSONValue.string(option)) }, uniquingKeysWith: { first, _ in first })) }
             for row in rows { values += honoured.map { .object([row: .string($0)]) } }
             if options.count > 3, let row = rows.first { values.append(.object([row: .string(options[3])])) }
         case .unknown:
