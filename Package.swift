@@ -24,7 +24,8 @@ let package = Package(
         .testTarget(name: "SurveyCoreTests", dependencies: ["SurveyCore"]),
         .testTarget(name: "SurveyFormatsTests", dependencies: ["SurveyCore", "SurveyFormats", "SurveyHarness"]),
         .testTarget(name: "SurveyHarnessTests", dependencies: ["SurveyCore", "SurveyFormats", "SurveyHarness"]),
-        .testTarget(name: "SurveyReplayCLITests", dependencies: ["SurveyReplayCLI", "survey-replay"]),
+        .testTarget(
+            name: "SurveyReplayCLITests", dependencies: ["SurveyReplayCLI", "survey-replay", "SurveyCore", "SurveyFormats", "SurveyHarness"]),
         .testTarget(name: "SurveyReplayTestingTests", dependencies: ["SurveyReplayTesting", "SurveyHarness"]),
         .testTarget(
             name: "SurveyReplayFuzzingTests", dependencies: ["SurveyReplayFuzzing", "SurveyHarness", "SurveyFormats"],

@@ -5,7 +5,7 @@
 /// keys, invalid UTF-8, a byte-order mark, numbers too large for a double, and nesting deeper than
 /// `maximumDepth` (reported, never a stack overflow).
 public struct JSONParser {
-    public static let defaultMaximumDepth = 256
+    public static let defaultMaximumDepth = InputLimits.standard.nestingDepth
 
     /// The input for the duration of one parse (no reference counting or bounds checks per byte).
     private let bytes: UnsafeBufferPointer<UInt8>

@@ -54,7 +54,7 @@ struct FHIROutline {
                 dangling.append(
                     Diagnostic(
                         file: file, location: condition.location,
-                        message: "an enableWhen of '\(item.linkId)' reads '\(condition.question)', which no item has\(Spelling.suggestion(for: condition.question, in: items.map(\.linkId)))",
+                        message: "an enableWhen of '\(item.linkId)' reads '\(condition.question)', which no item has; expected the linkId of an item of this Questionnaire\(Spelling.suggestion(for: condition.question, in: items.map(\.linkId)))",
                         hint: "name the linkId of an item of this Questionnaire", rule: "fhir-dangling-question"))
             }
         }

@@ -34,7 +34,7 @@ struct OwlmetryDecoder {
             return
         }
         if let version = schema["version"], version.numberValue != 1 {
-            error(version, "version must be 1, found \(version.node.plain)", hint: "Owlmetry schemas are version 1")
+            error(version, "expected version 1, found \(version.node.plain)", hint: "Owlmetry schemas are version 1")
         }
         warnUnknownKeys(schema, known: ["version", "questions"], in: "the schema")
         guard let list = schema["questions"] else { return }
@@ -79,7 +79,7 @@ struct OwlmetryDecoder {
         var required: Bool?
         if let member = object["required"] {
             required = member.boolValue
-            if required == nil { error(member, "\"required\" must be a boolean, found \(member.node.kindDescription)") }
+            if required == nil { error(member, "expected true or false for \"required\", found \(member.node.kindDescription)") }
         } else {
             error(cursor, "question \(id.map { "\"\($0)\" " } ?? "")has no \"required\"; expected true or false (it does not default)")
         }
@@ -92,7 +92,7 @@ struct OwlmetryDecoder {
             known += ["placeholder", "multiline"]
             placeholder = readText(object, "placeholder", range: 0...Owlmetry.maximumPlaceholderLength, required: false)
             if let member = object["multiline"] {
-                if let value = member.boolValue { multiline = value } else { error(member, "\"multiline\" must be a boolean, found \(member.node.kindDescription)") }
+                if let value = member.boolValue { multiline = value } else { error(member, "expected true or false for \"multiline\", found \(member.node.kindDescription)") }
             }
         case .singleChoice?, .multiChoice?:
             known += ["options"]
@@ -100,7 +100,7 @@ struct OwlmetryDecoder {
         case .rating?:
             known += ["scale"]
             if let scale = object["scale"] {
-                if scale.numberValue != 5 { error(scale, "\"scale\" must be 5 in version 1, found \(scale.node.plain)") }
+                if scale.numberValue != 5 { error(scale, "expected 5 for \"scale\" (the only scale of version 1), found \(scale.node.plain)") }
             } else {
                 error(cursor, "a rating question has no \"scale\"; expected 5")
             }
@@ -153,7 +153,7 @@ struct OwlmetryDecoder {
             return nil
         }
         guard let id = member.stringValue else {
-            error(member, "the \(what) id must be a string, found \(member.node.kindDescription)")
+            error(member, "expected a string for the \(what) id, found \(member.node.kindDescription)")
             return nil
         }
         if !Owlmetry.isValidID(id) {
@@ -176,7 +176,7 @@ struct OwlmetryDecoder {
         }
         guard let text = member.stringValue else {
             if required {
-                error(member, "\"\(key)\" must be a string, found \(member.node.kindDescription)")
+                error(member, "expected a string for \"\(key)\", found \(member.node.kindDescription)")
             } else {
                 problems.append(member.diagnostic(.warning, "\"\(key)\" is \(member.node.kindDescription), not a string: the validator drops it", rule: "owl-dropped-key"))
             }

@@ -27,7 +27,7 @@ public struct SurveyNativeFormat: SurveyFormat {
             throw InputError(
                 Diagnostic(
                     file: survey.file, location: survey.questions[survey.topLevel[0]].location,
-                    message: "the real engine would crash opening this survey: \(crash)"))
+                    message: "the real engine would crash opening this survey: \(crash); expected a first screen it can show ('survey-replay lint' names the fix)"))
         }
         return (survey, findings)
     }

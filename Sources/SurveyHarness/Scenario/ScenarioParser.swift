@@ -1,15 +1,25 @@
 import SurveyCore
 
 /// Reads scenario files. Every problem is reported at its `file:line:column` with what was expected;
-/// all bad lines of a file are reported together.
+/// all bad lines of a file are reported together (the first hundred of them).
 public enum ScenarioParser {
-    public static func parse(_ file: SourceFile) throws(InputError) -> Scenario {
+    /// Bad lines reported from one file: past them the file is probably not a scenario at all.
+    static let reportedProblems = 100
+
+    public static func parse(_ file: SourceFile, limits: InputLimits = .standard) throws(InputError) -> Scenario {
         var lines: [Scenario.Line] = []
         var problems: [Diagnostic] = []
         var start = 0
         var number = 1
         let bytes = file.bytes
         while start < bytes.count {
+            if number > limits.scenarioLines || problems.count >= reportedProblems {
+                let message = problems.count >= reportedProblems
+                    ? "stopped after \(reportedProblems) errors; expected a scenario file (one statement a line)"
+                    : "more than \(limits.scenarioLines) lines; expected at most that many in one scenario (the harness's limit)"
+                problems.append(Diagnostic(file: file.path, position: file.position(of: start), message: message))
+                break
+            }
             var end = start
             while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
             var reader = LineReader(file: file, bytes: Array(bytes[start..<end]), base: start)

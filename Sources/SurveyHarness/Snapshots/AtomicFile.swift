@@ -45,6 +45,29 @@ public enum AtomicFile {
         }
     }
 
+    /// Removes, under `folder`, the temporary files of writes that never finished: those whose process is
+    /// gone (killed in the middle of a write). A live process's temporary files are left alone, so two runs
+    /// at once never disturb each other. Returns the paths removed, sorted.
+    public static func removeAbandoned(under folder: String) -> [String] {
+        guard let paths = FileManager.default.enumerator(atPath: folder) else { return [] }
+        var removed: [String] = []
+        for case let relative as String in paths {
+            let name = (relative as NSString).lastPathComponent
+            guard let process = writer(ofTemporary: name), kill(process, 0) != 0, errno == ESRCH else { continue }
+            let path = folder + "/" + relative
+            if unlink(path) == 0 { removed.append(path) }
+        }
+        return removed.sorted()
+    }
+
+    /// The process id in a temporary file's name (`.NAME.tmp-PID-RANDOM`), or nil for any other name.
+    static func writer(ofTemporary name: String) -> pid_t? {
+        guard name.hasPrefix("."), let marker = name.range(of: ".tmp-", options: .backwards) else { return nil }
+        let parts = name[marker.upperBound...].split(separator: "-")
+        guard parts.count == 2, let process = pid_t(parts[0]), process > 0, UInt32(parts[1]) != nil else { return nil }
+        return process
+    }
+
     /// Removes a file if it exists.
     public static func remove(_ path: String) {
         unlink(path)

@@ -36,14 +36,19 @@ public struct SuiteRunner: Sendable {
         }
         let cache = SurveyCache(registry: registry)
         let work = scenarios
-        // Goldens without a scenario are looked for while the scenarios run.
+        // Goldens without a scenario are looked for while the scenarios run, and the temporary files of
+        // writes an earlier run was killed in the middle of are cleared (unless the mode writes nothing).
         let obsoleteScan = BackgroundValue { [self] in
             filter == nil ? obsoleteSnapshots(roots: roots, names: Set(work.map(\.name))) : []
+        }
+        let cleanup = BackgroundValue { [self] in
+            mode == .never ? [] : snapshotFolders(roots).flatMap(AtomicFile.removeAbandoned(under:))
         }
         let reports = ParallelMap.run(count: work.count, jobs: jobs, progress: progress) { index in
             runOne(name: work[index].name, path: work[index].path, cache: cache)
         }
-        return SuiteResult(reports: reports, obsolete: obsoleteScan.value, problems: problems, mode: mode)
+        return SuiteResult(
+            reports: reports, obsolete: obsoleteScan.value, removedTemporaries: cleanup.value, problems: problems, mode: mode)
     }
 
     private func runOne(name: String, path: String, cache: SurveyCache) -> ScenarioReport {
@@ -105,17 +110,21 @@ public struct SuiteRunner: Sendable {
 
     /// Goldens and pending files, under the snapshot folders mirroring `roots`, whose scenario is gone.
     private func obsoleteSnapshots(roots: [String], names: Set<String>) -> [String] {
+        let (snapshots, _) = ScenarioDiscovery.find(snapshotFolders(roots), extensions: [SnapshotLayout.goldenExtension, "new"])
+        return snapshots.filter { file in
+            guard let name = layout.name(ofSnapshot: file) else { return false }
+            return !names.contains(name) && !FileManager.default.fileExists(atPath: layout.scenarioPath(name))
+        }.sorted()
+    }
+
+    /// The existing snapshot folders mirroring the scenario folders among `roots`.
+    private func snapshotFolders(_ roots: [String]) -> [String] {
         let folders = roots.compactMap { root -> String? in
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
             return layout.snapshotFolder(mirroring: root)
         }
-        let existing = folders.filter { FileManager.default.fileExists(atPath: $0) }
-        let (snapshots, _) = ScenarioDiscovery.find(existing, extensions: [SnapshotLayout.goldenExtension, "new"])
-        return snapshots.filter { file in
-            guard let name = layout.name(ofSnapshot: file) else { return false }
-            return !names.contains(name) && !FileManager.default.fileExists(atPath: layout.scenarioPath(name))
-        }.sorted()
+        return folders.filter { FileManager.default.fileExists(atPath: $0) }
     }
 }
 
@@ -154,6 +163,8 @@ public struct ScenarioReport: Sendable {
 public struct SuiteResult: Sendable {
     public let reports: [ScenarioReport]
     public let obsolete: [String]
+    /// Temporary files of interrupted writes (a killed earlier run) that this run removed.
+    public let removedTemporaries: [String]
     /// Problems finding scenarios (missing paths, symlink loops, files outside the scenarios root).
     public let problems: [Diagnostic]
     public let mode: RecordMode

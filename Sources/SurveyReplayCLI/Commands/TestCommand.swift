@@ -68,6 +68,9 @@ enum TestCommand {
         for path in result.obsolete {
             console.out("\(style.paint(failOnObsolete ? "FAIL" : "warn", failOnObsolete ? .red : .yellow))    obsolete snapshot \(path): no scenario for it\n")
         }
+        for path in result.removedTemporaries {
+            console.out("note    removed \(path): a temporary file left by an interrupted run\n")
+        }
         console.out(summary(result, failOnObsolete: failOnObsolete) + "\n")
 
         if let junit = arguments.value("--junit") {
