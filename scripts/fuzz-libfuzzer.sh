@@ -41,7 +41,7 @@ for target in "${targets[@]}"; do
   mkdir -p "$corpus" "$artifacts"
   swift run --skip-build survey-replay fuzz-parsers --write-seeds "$corpus" "$target" >/dev/null
   echo "== $target (${bound[*]})"
-  LSAN_OPTIONS="suppressions=scripts/lsan-suppressions.txt" SURVEY_REPLAY_FUZZ_TARGET="$target" "$fuzzer" "$corpus" \
+  SURVEY_REPLAY_FUZZ_TARGET="$target" "$fuzzer" "$corpus" \
     "${bound[@]}" -timeout=10 -rss_limit_mb=4096 -max_len=262144 \
     -artifact_prefix="$artifacts/" -print_final_stats=1 || status=1
 done

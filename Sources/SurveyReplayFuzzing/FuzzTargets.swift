@@ -87,7 +87,7 @@ public enum FuzzTargets {
         name: "properties", summary: "properties files, read against the team's check-in survey", isJSON: false,
         seeds: { corpus in files(["properties"], corpus: corpus, projectFolders: ["Scenarios", "Tests"]) },
         run: { input in
-            guard let survey = companion else { return "the companion survey \(companionSurveyPath) does not load" }
+            guard let survey = companion() else { return "the companion survey \(companionSurveyPath) does not load" }
             let file = SourceFile(path: "input.properties", bytes: input)
             do throws(InputError) {
                 let properties = try PropertiesFile.parse(file, survey: survey)
@@ -111,9 +111,9 @@ public enum FuzzTargets {
 
     static let coverage = FuzzTarget(
         name: "coverage", summary: "coverage JSON files as 'coverage merge' reads them", isJSON: true,
-        seeds: { _ in companion.map { [FuzzOracle.coverageSeed($0)] } ?? [] },
+        seeds: { _ in companion().map { [FuzzOracle.coverageSeed($0)] } ?? [] },
         run: { input in
-            guard let survey = companion else { return "the companion survey \(companionSurveyPath) does not load" }
+            guard let survey = companion() else { return "the companion survey \(companionSurveyPath) does not load" }
             let file = SourceFile(path: "input.json", bytes: input)
             do throws(InputError) {
                 let plan = survey.coveragePlan()
@@ -128,9 +128,9 @@ public enum FuzzTargets {
 
     static let payload = FuzzTarget(
         name: "payload", summary: "submitted payloads as 'import' reads them, against the check-in survey", isJSON: true,
-        seeds: { _ in companion.map(FuzzOracle.payloadSeeds) ?? [] },
+        seeds: { _ in companion().map(FuzzOracle.payloadSeeds) ?? [] },
         run: { input in
-            guard let survey = companion else { return "the companion survey \(companionSurveyPath) does not load" }
+            guard let survey = companion() else { return "the companion survey \(companionSurveyPath) does not load" }
             let file = SourceFile(path: "input.json", bytes: input)
             do throws(InputError) {
                 let answers = try survey.answers(inPayload: JSONCursor(node: JSONParser.parse(file)))
@@ -141,6 +141,10 @@ public enum FuzzTargets {
             }
         })
 
-    /// Loaded once: the targets that need it only read it.
-    static let companion: (any Survey)? = try? FormatRegistry.standard.load(InputFiles.read(companionSurveyPath))
+    /// The survey the properties, coverage and payload targets read their inputs against, loaded afresh for
+    /// each input: a survey kept for the whole run would be reported by LeakSanitizer under libFuzzer (it
+    /// cannot follow Swift's tagged enum pointers into memory that lives until exit).
+    static func companion() -> (any Survey)? {
+        try? FormatRegistry.standard.load(InputFiles.read(companionSurveyPath))
+    }
 }
