@@ -5,6 +5,7 @@ extension FHIRSurvey {
     public var hostConditionKeys: [String] { [] }
 
     public func prompt(for question: String, settings: SessionSettings) -> QuestionPrompt? {
+        if settings.profile == Self.c3proProfile { return task().prompt(for: question, survey: self) }
         guard let index = definition(of: question) else { return nil }
         let item = items[index]
         var kind = item.type.rawValue
