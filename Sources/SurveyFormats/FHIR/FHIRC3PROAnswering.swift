@@ -9,7 +9,7 @@ extension FHIRC3PROTask {
         let step = steps[index]
         let item = survey.items[step.item]
         func refuse(_ expected: String) -> Result<[FHIR.Value], FHIRSession.Refusal> {
-            .failure(FHIRSession.Refusal(value: .rejected("'\(step.id)' takes \(expected) in C3-PRO, not \(CanonicalJSON.compact(json))")))
+            .failure(FHIRSession.Refusal(value: .rejected("'\(step.id)' takes \(expected), not \(CanonicalJSON.compact(json))")))
         }
         func single(_ type: FHIR.ValueType, _ value: JSONValue) -> Result<[FHIR.Value], FHIRSession.Refusal> { .success([FHIR.Value(type, value)]) }
         switch step.format {
