@@ -8,13 +8,14 @@ extension FHIRC3PROTask {
     func interpret(_ json: JSONValue, step index: Int, survey: FHIRSurvey) -> Result<[FHIR.Value], FHIRSession.Refusal> {
         let step = steps[index]
         let item = survey.items[step.item]
+        func refused(_ outcome: Outcome) -> Result<[FHIR.Value], FHIRSession.Refusal> { .failure(FHIRSession.Refusal(value: outcome)) }
         func refuse(_ expected: String) -> Result<[FHIR.Value], FHIRSession.Refusal> {
-            .failure(FHIRSession.Refusal(value: .rejected("'\(step.id)' takes \(expected), not \(CanonicalJSON.compact(json))")))
+            refused(.rejected("'\(step.id)' takes \(expected), not \(CanonicalJSON.compact(json))"))
         }
         func single(_ type: FHIR.ValueType, _ value: JSONValue) -> Result<[FHIR.Value], FHIRSession.Refusal> { .success([FHIR.Value(type, value)]) }
         switch step.format {
         case nil:
-            return .failure(FHIRSession.Refusal(value: .rejected("'\(step.id)' is an instruction step, which takes no answer")))
+            return refused(.rejected("'\(step.id)' is an instruction step, which takes no answer"))
         case .boolean?:
             guard json.boolValue != nil else { return refuse("true or false") }
             return single(.boolean, json)
@@ -23,8 +24,8 @@ extension FHIRC3PROTask {
             return single(.decimal, json)
         case .integer(let low, let high)?:
             guard let number = json.numberValue, number == number.rounded(), abs(number) < 2_147_483_648 else { return refuse("a whole number") }
-            if let low, number < low { return .failure(FHIRSession.Refusal(value: .validationFailed("'\(step.id)' must be at least \(CanonicalJSON.compact(.number(low))) (minValue)"))) }
-            if let high, number > high { return .failure(FHIRSession.Refusal(value: .validationFailed("'\(step.id)' must be at most \(CanonicalJSON.compact(.number(high))) (maxValue)"))) }
+            if let low, number < low { return refused(.validationFailed("'\(step.id)' must be at least \(CanonicalJSON.compact(.number(low))) (minValue)")) }
+            if let high, number > high { return refused(.validationFailed("'\(step.id)' must be at most \(CanonicalJSON.compact(.number(high))) (maxValue)")) }
             return single(.integer, json)
         case .scale(let scale)?:
             guard let number = json.numberValue, number == number.rounded(), number >= Double(scale.min), number <= Double(scale.max) else {
@@ -36,7 +37,7 @@ extension FHIRC3PROTask {
             let number = json.numberValue ?? json.objectValue?["value"]?.numberValue
             guard let number else { return refuse("a number (its unit is \(unit.map { "'\($0)'" } ?? "not given")), or a Quantity {\"value\": 1.5}") }
             let given = json.objectValue?["unit"]?.stringValue
-            if let given, let unit, given != unit { return .failure(FHIRSession.Refusal(value: .rejected("'\(step.id)' is measured in '\(unit)' (questionnaire-units), not '\(given)'"))) }
+            if let given, let unit, given != unit { return refused(.rejected("'\(step.id)' is measured in '\(unit)' (questionnaire-units), not '\(given)'")) }
             var quantity: [String: JSONValue] = ["value": .number(number)]
             if let written = unit ?? given { quantity["unit"] = .string(written) }
             return single(.quantity, .object(quantity))
@@ -52,7 +53,7 @@ extension FHIRC3PROTask {
         case .text(let url)?:
             guard let text = json.stringValue, !text.isEmpty else { return refuse("non-empty text") }
             if let maxLength = item.maxLength, text.count > maxLength {
-                return .failure(FHIRSession.Refusal(value: .rejected("'\(step.id)' takes at most \(maxLength) characters (maxLength); \"\(text)\" has \(text.count)")))
+                return refused(.rejected("'\(step.id)' takes at most \(maxLength) characters (maxLength); \"\(text)\" has \(text.count)"))
             }
             return single(url ? .uri : .string, json)
         case .choice(let multiple)?:
@@ -68,12 +69,12 @@ extension FHIRC3PROTask {
             for value in picked {
                 guard let option = item.options.firstIndex(where: { FHIRSurvey.option($0.value, matches: value) }) else {
                     let choices = item.options.prefix(8).map { FHIRValues.label($0.value) }.joined(separator: ", ")
-                    return .failure(FHIRSession.Refusal(value: .rejected("\(CanonicalJSON.compact(value)) is not a choice of '\(step.id)'; expected one of \(choices)\(item.options.count > 8 ? ", …" : "")")))
+                    return refused(.rejected("\(CanonicalJSON.compact(value)) is not a choice of '\(step.id)'; expected one of \(choices)\(item.options.count > 8 ? ", …" : "")"))
                 }
                 chosen.insert(option)
             }
             if let maxOccurs = item.maxOccurs, chosen.count > maxOccurs {
-                return .failure(FHIRSession.Refusal(value: .rejected("'\(step.id)' takes at most \(maxOccurs) choices (questionnaire-maxOccurs), not \(chosen.count)")))
+                return refused(.rejected("'\(step.id)' takes at most \(maxOccurs) choices (questionnaire-maxOccurs), not \(chosen.count)"))
             }
             // ResearchKit reports the selected choices in the order they are listed.
             return .success(chosen.sorted().map { item.options[$0].value })

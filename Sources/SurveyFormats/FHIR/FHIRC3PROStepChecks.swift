@@ -20,7 +20,13 @@ enum FHIRC3PROStepChecks {
         if let current = session.currentQuestion, session.visibleQuestions.last != current {
             findings.append(Finding(.engineError, "current-ends-path", "the step on screen '\(current)' is not the last of the path"))
         }
-        if action == .submit || action == .skip(question: nil), result.outcome == .ok, let response = session.payload {
+        // Done, or Skip on the last step, builds the response.
+        let ends: Bool =
+            switch action {
+            case .submit, .skip: true
+            default: false
+            }
+        if ends, result.outcome == .ok, let response = session.payload {
             findings += responseFindings(response, session)
         }
         return findings
