@@ -49,14 +49,19 @@ struct FHIRC3PROCorpusTests {
         let survey = try C3PROCorpus.load(name)
         #expect(survey.task().failures.isEmpty)
         var walker = Walker(survey: survey, settings: C3PROCorpus.settings, maxSteps: 60, builtInProperties: true, properties: nil)
-        var submitted = 0
+        var submitted: [[Action]] = []
         for seed in 0..<20 {
             var stream = ChoiceStream(generator: SplitMix64(seed: UInt64(seed)))
             let outcome = walker.walk(&stream)
             #expect(outcome.findings.filter { $0.finding.kind == .engineError }.isEmpty, "\(outcome.findings.map(\.finding.message))")
-            if outcome.submitted { submitted += 1 }
+            if outcome.submitted { submitted.append(outcome.actions) }
         }
-        #expect(submitted > 0)
+        let walk = try #require(submitted.first)
+        let session = survey.makeSession(C3PROCorpus.settings)
+        for action in walk { _ = session.perform(action) }
+        let response = try #require(session.payload?.objectValue)
+        #expect(response["resourceType"] == "QuestionnaireResponse" && response["status"] == "completed" && response["authored"] == nil)
+        #expect(response["questionnaire"] == ["reference": .string(survey.taskIdentifier)])
     }
 
     @Test("each sample response imports under c3pro, replays to Done without a problem, and the response built holds the same answers", arguments: C3PROCorpus.responses)
