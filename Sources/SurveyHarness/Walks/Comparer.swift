@@ -56,7 +56,7 @@ public struct Comparer {
     public func run(walks: Int, seed: UInt64) -> [Difference] {
         var found: [String: Difference] = [:]
         var order: [String] = []
-        // Walks chosen on each version, replayed on both: paths that exist only in the new version count too.
+        // Walks chosen on each version (or profile), replayed on both: paths that exist only in the new one count too.
         for (index, survey) in [old, new].enumerated() {
             var walker = Walker(survey: survey, settings: index == 0 ? oldSettings : newSettings, maxSteps: maxSteps, builtInProperties: false, properties: nil)
             for walk in 0..<walks {
@@ -64,18 +64,19 @@ public struct Comparer {
                 let actions = walker.walk(&stream).actions
                 let differences = replay == .actions ? [firstDifference(actions)].compactMap { $0 } : answerDifferences(actions, onOld: index == 0)
                 for difference in differences {
-                let key = difference.question
-                if var known = found[key] {
-                    known.walks += 1
-                    if difference.actions.count < known.actions.count {
-                        known.actions = difference.actions
-                        known.detail = difference.detail
+                    let key = difference.question
+                    if var known = found[key] {
+                        known.walks += 1
+                        if difference.actions.count < known.actions.count {
+                            known.actions = difference.actions
+                            known.detail = difference.detail
+                            known.walkedOnOld = difference.walkedOnOld
+                        }
+                        found[key] = known
+                    } else {
+                        found[key] = difference
+                        order.append(key)
                     }
-                    found[key] = known
-                } else {
-                    found[key] = difference
-                    order.append(key)
-                }
                 }
             }
         }
