@@ -11,11 +11,17 @@ struct FHIRDecoder {
     private(set) var findings: [Diagnostic] = []
     /// The codes of each contained ValueSet, by `#id` (resolved offline, as C3-PRO does; §A2 answerValueSet).
     private var valueSets: [String: [FHIR.Value]] = [:]
+    /// The first STU3-only form of the file (`options`, `option`, `initial[x]`, `hasAnswer`, enableWhen
+    /// without operator), when it is C3-PRO's STU3-era input; nil for an R4 file.
+    private(set) var stu3Form: JSONCursor?
+    /// The ValueSet files beside the Questionnaire, read when an `options` reference is not contained.
+    private var files: FHIRValueSetFiles
 
     static let shapeRule = "fhir-file-shape"
 
     private init(file: String) {
         self.file = file
+        self.files = FHIRValueSetFiles(besides: file)
     }
 
     static func read(_ root: JSONCursor) -> (FHIROutline?, errors: [Diagnostic], findings: [Diagnostic]) {
@@ -115,8 +121,9 @@ struct FHIRDecoder {
         }
         for contained in array(object, "contained") {
             guard let resource = contained.object, resource["resourceType"]?.stringValue == "ValueSet", let id = resource["id"]?.stringValue else { continue }
-            valueSets["#" + id] = codes(of: resource)
+            valueSets["#" + id] = FHIRValueSetFiles.codes(of: resource)
         }
+        stu3Form = Self.stu3Form(in: object)
         let itemCursor = object["item"]
         var top: [Int] = []
         if let itemCursor {
@@ -133,27 +140,31 @@ struct FHIRDecoder {
         }
         return FHIROutline(
             file: file, items: items.compactMap { $0 }, topLevel: top, url: string(object, "url"), version: string(object, "version"),
-            id: string(object, "id"), location: object.location)
+            id: string(object, "id"), location: object.location, stu3Form: stu3Form?.location)
     }
 
-    /// The codes of a contained ValueSet: its expansion, else the concepts its compose includes.
-    private func codes(of valueSet: JSONObjectCursor) -> [FHIR.Value] {
-        func coding(_ entry: JSONValue, system: JSONValue?) -> FHIR.Value? {
-            guard var object = entry.objectValue, object["code"]?.stringValue != nil else { return nil }
-            if object["system"] == nil, let system { object["system"] = system }
-            var kept: [String: JSONValue] = [:]
-            for key in ["system", "code", "display"] { kept[key] = object[key] }
-            return FHIR.Value(.coding, .object(kept))
+    /// The first form only STU3 has, when the file is STU3-era: `options` or `option` on an item, an item's
+    /// `initial[x]`, `hasAnswer` in an enableWhen, or enableWhen without `operator` in a file where no
+    /// enableWhen has one (a file that mixes both is R4 with a mistake, and its missing operator an error).
+    private static func stu3Form(in questionnaire: JSONObjectCursor) -> JSONCursor? {
+        var form: JSONCursor?
+        var withoutOperator: JSONCursor?
+        var anyOperator = false
+        func visit(_ list: JSONCursor?) {
+            for entry in list?.elements ?? [] {
+                guard let item = entry.object else { continue }
+                for key in ["options", "option"] where form == nil { form = item[key] }
+                if form == nil, let initial = FHIRValues.members(item, prefix: "initial").first { form = initial.cursor }
+                for condition in item["enableWhen"]?.elements ?? [] {
+                    guard let object = condition.object else { continue }
+                    if form == nil { form = object["hasAnswer"] }
+                    if object["operator"] != nil { anyOperator = true } else if withoutOperator == nil { withoutOperator = condition }
+                }
+                visit(item["item"])
+            }
         }
-        let plain = valueSet.cursor.node.plain.objectValue ?? [:]
-        if let contains = plain["expansion"]?.objectValue?["contains"]?.arrayValue {
-            return contains.compactMap { coding($0, system: nil) }
-        }
-        let includes = plain["compose"]?.objectValue?["include"]?.arrayValue ?? []
-        return includes.flatMap { include -> [FHIR.Value] in
-            let system = include.objectValue?["system"]
-            return (include.objectValue?["concept"]?.arrayValue ?? []).compactMap { coding($0, system: system) }
-        }
+        visit(questionnaire["item"])
+        return form ?? (anyOperator ? nil : withoutOperator)
     }
 
     // MARK: items
@@ -187,27 +198,39 @@ struct FHIRDecoder {
         let readOnly = bool(object, "readOnly") ?? false
         let maxLength = object["maxLength"].flatMap { integer($0, for: "\"maxLength\"") }
         let (enableWhen, enableBehavior) = decodeEnableWhen(object, linkId: linkId)
-        let options = decodeOptions(object, linkId: linkId)
+        let options = decodeOptions(object, key: "answerOption", linkId: linkId) + (stu3Form == nil ? [] : decodeOptions(object, key: "option", linkId: linkId))
+        var hints = FHIR.C3PROHints()
+        hints.title = object["title"]?.stringValue
+        if !options.isEmpty { hints.optionsSource = .inline }
         var valueSetCodes: [FHIR.AnswerOption] = []
         var externalValueSet: String?
-        if let valueSet = string(object, "answerValueSet") {
-            if let codes = valueSets[valueSet], let cursor = object["answerValueSet"] {
+        let reference = string(object, "answerValueSet").map { (reference: $0, cursor: object["answerValueSet"]) } ?? stu3Reference(object)
+        if let valueSet = reference?.reference, let cursor = reference?.cursor {
+            let isOptions = cursor.pointer != object["answerValueSet"]?.pointer
+            // STU3 `options` may name a ValueSet file beside the Questionnaire (C3-PRO resolves it; §A3).
+            if let codes = valueSets[valueSet] ?? (isOptions ? files.codes(of: valueSet) : nil) {
                 valueSetCodes = codes.map { FHIR.AnswerOption(value: $0, initialSelected: false, location: cursor.location) }
+                if options.isEmpty { hints.optionsSource = .valueSet(valueSet) }
             } else {
                 externalValueSet = valueSet
+                if options.isEmpty { hints.optionsSource = .unresolved(valueSet) }
             }
         }
-        let initial = array(object, "initial").compactMap { entry -> FHIR.Value? in
+        var initial = array(object, "initial").compactMap { entry -> FHIR.Value? in
             guard let entryObject = entry.object else {
                 error(entry, "expected an initial object with one value[x], found \(entry.node.kindDescription)")
                 return nil
             }
             return value(entryObject, prefix: "value", in: "the initial value of '\(linkId)'")
         }
+        if stu3Form != nil, object["initial"] == nil, !FHIRValues.members(object, prefix: "initial").isEmpty {
+            // STU3 writes one `initial[x]` on the item itself.
+            initial = value(object, prefix: "initial", in: "item '\(linkId)'").map { [$0] } ?? []
+        }
         if let expected = type.valueType, let wrong = initial.first(where: { $0.type != expected }), let cursor = object["initial"] {
             error(cursor, "the initial value of '\(linkId)' is a \(wrong.type.rawValue); \(type.withArticle) item takes value\(expected.rawValue)")
         }
-        let extensions = decodeExtensions(object, linkId: linkId, type: type)
+        let extensions = decodeExtensions(object, linkId: linkId, type: type, hints: &hints)
 
         var children: [Int] = []
         for child in array(object, "item") {
@@ -220,7 +243,7 @@ struct FHIRDecoder {
             options: options.isEmpty ? valueSetCodes : options, externalValueSet: externalValueSet, initial: initial, enableWhen: enableWhen,
             enableBehavior: enableBehavior, minValue: extensions.minValue, maxValue: extensions.maxValue, maxOccurs: extensions.maxOccurs,
             minOccurs: extensions.minOccurs, hidden: extensions.hidden, itemControl: extensions.itemControl, entryFormat: extensions.entryFormat,
-            expressions: extensions.expressions, parent: parent, children: children, location: object.location,
+            expressions: extensions.expressions, c3pro: hints, parent: parent, children: children, location: object.location,
             enableWhenLocation: object["enableWhen"]?.location)
         return index
     }
@@ -238,7 +261,24 @@ struct FHIRDecoder {
                 error(entry, "an enableWhen of '\(linkId)' has no \"question\"; expected the linkId of the item it reads (1..1)")
             }
             var op: FHIR.Operator?
-            if let opCursor = condition["operator"], let name = opCursor.stringValue {
+            if stu3Form != nil, condition["operator"] == nil {
+                // STU3: `hasAnswer` tests answered-ness (R4 exists), an answer[x] alone equality (R4 =).
+                if let hasAnswer = condition["hasAnswer"] {
+                    guard let flag = hasAnswer.boolValue else {
+                        error(hasAnswer, "expected true or false for \"hasAnswer\", found \(hasAnswer.node.kindDescription)")
+                        continue
+                    }
+                    if let extra = FHIRValues.members(condition, prefix: "answer").first {
+                        error(extra.cursor, "an enableWhen of '\(linkId)' has both \"hasAnswer\" and \"\(extra.key)\"; expected one of them (STU3)")
+                        continue
+                    }
+                    if let question {
+                        conditions.append(FHIR.EnableWhen(question: question, op: .exists, answer: FHIR.Value(.boolean, .bool(flag)), location: entry.location))
+                    }
+                    continue
+                }
+                op = .equals
+            } else if let opCursor = condition["operator"], let name = opCursor.stringValue {
                 op = FHIR.Operator(rawValue: name)
                 if op == nil {
                     error(opCursor, "unknown enableWhen operator \"\(name)\"; expected one of exists, =, !=, >, <, >=, <=")
@@ -275,14 +315,25 @@ struct FHIRDecoder {
         return (conditions, behavior)
     }
 
-    private mutating func decodeOptions(_ object: JSONObjectCursor, linkId: String) -> [FHIR.AnswerOption] {
-        array(object, "answerOption").compactMap { entry -> FHIR.AnswerOption? in
+    /// STU3 `options`: a Reference to the ValueSet of the choices.
+    private mutating func stu3Reference(_ object: JSONObjectCursor) -> (reference: String, cursor: JSONCursor?)? {
+        guard stu3Form != nil, let cursor = object["options"] else { return nil }
+        guard let reference = cursor.object?["reference"], let text = reference.stringValue else {
+            error(cursor, "expected a Reference for \"options\": {\"reference\": \"#ValueSet-id\"}, found \(cursor.node.kindDescription)")
+            return nil
+        }
+        return (text, reference)
+    }
+
+    /// `answerOption` (R4) or `option` (STU3): the choices written in the item.
+    private mutating func decodeOptions(_ object: JSONObjectCursor, key: String, linkId: String) -> [FHIR.AnswerOption] {
+        array(object, key).compactMap { entry -> FHIR.AnswerOption? in
             guard let option = entry.object else {
-                error(entry, "expected an answerOption object, found \(entry.node.kindDescription)")
+                error(entry, "expected an \(key) object, found \(entry.node.kindDescription)")
                 return nil
             }
             let allowed: Set<FHIR.ValueType> = [.integer, .date, .time, .string, .coding, .reference]
-            guard let value = value(option, prefix: "value", in: "an answerOption of '\(linkId)'", allowed: allowed) else { return nil }
+            guard let value = value(option, prefix: "value", in: "an \(key) of '\(linkId)'", allowed: allowed) else { return nil }
             return FHIR.AnswerOption(value: value, initialSelected: bool(option, "initialSelected") ?? false, location: entry.location)
         }
     }
@@ -298,7 +349,7 @@ struct FHIRDecoder {
         var expressions: [FHIR.UnsupportedExpression] = []
     }
 
-    private mutating func decodeExtensions(_ object: JSONObjectCursor, linkId: String, type: FHIR.ItemType) -> Extensions {
+    private mutating func decodeExtensions(_ object: JSONObjectCursor, linkId: String, type: FHIR.ItemType, hints: inout FHIR.C3PROHints) -> Extensions {
         var result = Extensions()
         for entry in array(object, "extension") {
             guard let ext = entry.object, let url = ext["url"]?.stringValue else {
@@ -307,6 +358,16 @@ struct FHIRDecoder {
             }
             let name = url.split(separator: "/").last.map(String.init) ?? url
             switch name {
+            case "minValue" where ext["valueString"] != nil, "maxValue" where ext["valueString"] != nil:
+                // C3-PRO's second minValue/maxValue, carrying the slider's end label (§A3).
+                let label = string(ext, "valueString")
+                if name == "minValue" { hints.minLabel = label } else { hints.maxLabel = label }
+            case "questionnaire-instruction":
+                hints.instruction = string(ext, "valueString")
+            case "questionnaire-units":
+                hints.unit = string(ext, "valueString")
+            case "questionnaire-defaultValue":
+                hints.defaultValue = ext["valueInteger"].flatMap { integer($0, for: "the questionnaire-defaultValue extension") }
             case "minValue", "maxValue":
                 let bound = value(ext, prefix: "value", in: "the \(name) extension of '\(linkId)'", allowed: [.integer, .decimal, .date, .dateTime, .time, .quantity])
                 if name == "minValue" { result.minValue = bound } else { result.maxValue = bound }
@@ -368,7 +429,7 @@ struct FHIRDecoder {
         if type == .display, let key = object["required"] ?? object["repeats"] {
             constraint("que-6", key, "the display item '\(linkId)' has required or repeats", hint: "remove them: display items take no answers")
         }
-        if !type.takesAnswers, let key = object["initial"] {
+        if !type.takesAnswers, let key = object["initial"] ?? (stu3Form == nil ? nil : FHIRValues.members(object, prefix: "initial").first?.cursor) {
             constraint("que-8", key, "the \(type.rawValue) item '\(linkId)' has an initial value", hint: "remove it: \(type.rawValue) items take no answers")
         }
         if type == .display, let key = object["readOnly"] {

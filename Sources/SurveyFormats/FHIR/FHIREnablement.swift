@@ -1,7 +1,7 @@
 import SurveyCore
 
-/// How an engine decides one enableWhen condition from its source's answers. A profile of the format (the
-/// later `c3pro`) brings its own; the standard rules are R4/R5 as LHC-Forms and android-fhir implement them.
+/// How an engine decides one enableWhen condition from its source's answers: the standard rules are R4/R5 as
+/// LHC-Forms and android-fhir implement them; the c3pro profile's are `FHIRC3PRORules`.
 protocol FHIREnablementRules: Sendable {
     /// Whether the condition holds, given the answers of its source (empty when it is unanswered, disabled
     /// or missing: a disabled source counts as unanswered, §A1).
@@ -60,7 +60,8 @@ struct FHIRStandardRules: FHIREnablementRules {
     }
 }
 
-/// The engine a session simulates: its enablement rules and the response it writes.
+/// The engine an R4 session simulates: its enablement rules and the response it writes. The c3pro profile
+/// navigates otherwise (one step at a time), so it runs its own session, `FHIRC3PROSession`.
 struct FHIRProfile: Sendable {
     let rules: any FHIREnablementRules
     let response: any FHIRResponseWriter

@@ -9,7 +9,7 @@ enum FHIRLint {
         let (outline, errors, findings) = FHIRDecoder.read(root)
         guard let outline else { return errors + findings }
         return errors + findings + outline.duplicates + outline.dangling + conditionFindings(outline) + expressionFindings(outline)
-            + cycleFindings(outline) + requiredFindings(outline)
+            + cycleFindings(outline) + requiredFindings(outline) + FHIRC3PROLint.findings(outline)
     }
 
     private static func finding(

@@ -113,6 +113,35 @@ public enum FHIR {
         case variable = "variable"
     }
 
+    /// Where an item's answer choices come from: C3-PRO reads them from a ValueSet only (§A3).
+    public enum OptionsSource: Sendable, Equatable {
+        case none
+        /// `answerOption` (R4) or `option` (STU3), written in the item.
+        case inline
+        /// A ValueSet resolved offline: contained (`#id`) or a ValueSet file beside the Questionnaire.
+        case valueSet(String)
+        /// A ValueSet reference nothing in or beside the file resolves.
+        case unresolved(String)
+    }
+
+    /// What C3-PRO reads of an item and the R4 engines do not (§A3): the step's title and detail, the
+    /// slider's default and end labels, the quantity's unit.
+    public struct C3PROHints: Sendable {
+        public var title: String?
+        /// The `questionnaire-instruction` extension: the step's detail text.
+        public var instruction: String?
+        /// The `questionnaire-defaultValue` extension (valueInteger): the slider's starting value.
+        public var defaultValue: Int?
+        /// The string-valued minValue / maxValue extensions: the slider's end labels.
+        public var minLabel: String?
+        public var maxLabel: String?
+        /// The `questionnaire-units` extension (valueString): the unit of a quantity.
+        public var unit: String?
+        public var optionsSource: OptionsSource = .none
+
+        public init() {}
+    }
+
     public struct UnsupportedExpression: Sendable {
         public let kind: Expression
         public let expression: String?
@@ -143,6 +172,8 @@ public enum FHIR {
         public let itemControl: String?
         public let entryFormat: String?
         public let expressions: [UnsupportedExpression]
+        /// Where the choices come from, and what only the C3-PRO profile reads (§A3).
+        public let c3pro: C3PROHints
         /// Index of the parent item, nil at the top level.
         public let parent: Int?
         /// Indices of the nested items, in document order.

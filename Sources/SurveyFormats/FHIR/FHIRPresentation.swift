@@ -5,6 +5,7 @@ extension FHIRSurvey {
     public var hostConditionKeys: [String] { [] }
 
     public func prompt(for question: String, settings: SessionSettings) -> QuestionPrompt? {
+        if settings.profile == Self.c3proProfile { return task().prompt(for: question, survey: self) }
         guard let index = definition(of: question) else { return nil }
         let item = items[index]
         var kind = item.type.rawValue
@@ -80,7 +81,9 @@ extension FHIRSurvey {
 
     /// The answers of a QuestionnaireResponse by the ids scenarios use: an item of the n-th sibling with a
     /// repeating group's linkId is instance n; items under the k-th answer of a repeating question are under
-    /// `question#k/`. A repeating question's answers are one list.
+    /// `question#k/`. A repeating question's answers are one list. A response whose `questionnaire` is a
+    /// Reference (STU3, as C3-PRO writes it) may wrap answers in items without a linkId or with one that
+    /// names no item (C3-PRO's sample responses do): those wrappers are read through.
     public func answers(inPayload payload: JSONCursor) throws(InputError) -> [(question: String, value: JSONValue)] {
         let object = try payload.object(for: "a QuestionnaireResponse")
         let kind = try object.required("resourceType", in: "the QuestionnaireResponse").string(for: "\"resourceType\"")
@@ -88,21 +91,29 @@ extension FHIRSurvey {
             throw object.cursor.error("expected \"resourceType\": \"QuestionnaireResponse\", found \"\(kind)\"")
         }
         var result: [(question: String, value: JSONValue)] = []
-        if let list = object["item"] { try responseItems(try list.array(for: "\"item\""), prefix: "", into: &result) }
+        let wrapped = object["questionnaire"]?.object != nil
+        if let list = object["item"] { try responseItems(try list.array(for: "\"item\""), prefix: "", wrapped: wrapped, into: &result) }
         return result
     }
 
-    private func responseItems(_ list: [JSONCursor], prefix: String, into result: inout [(question: String, value: JSONValue)]) throws(InputError) {
+    private func responseItems(
+        _ list: [JSONCursor], prefix: String, wrapped: Bool, into result: inout [(question: String, value: JSONValue)]
+    ) throws(InputError) {
         var seen: [String: Int] = [:]
         for entry in list {
             let object = try entry.object(for: "a response item")
+            if wrapped, object["answer"] == nil, object["linkId"].map({ $0.stringValue.map { itemByLinkId[$0] == nil } ?? false }) ?? true {
+                if let nested = object["item"] { try responseItems(try nested.array(for: "\"item\""), prefix: prefix, wrapped: wrapped, into: &result) }
+                continue
+            }
             let linkId = try object.required("linkId", in: "the response item").string(for: "\"linkId\"")
             let index = itemByLinkId[linkId]
             let item = index.map { items[$0] }
-            if item?.isRepeatingGroup == true {
+            // C3-PRO has no repeating groups: its responses name every item by its linkId alone.
+            if !wrapped, item?.isRepeatingGroup == true {
                 let number = (seen[linkId] ?? 0) + 1
                 seen[linkId] = number
-                if let nested = object["item"] { try responseItems(try nested.array(for: "\"item\""), prefix: "\(prefix)\(linkId)#\(number)/", into: &result) }
+                if let nested = object["item"] { try responseItems(try nested.array(for: "\"item\""), prefix: "\(prefix)\(linkId)#\(number)/", wrapped: wrapped, into: &result) }
                 continue
             }
             let id = prefix + linkId
@@ -121,10 +132,10 @@ extension FHIRSurvey {
                 result.append((id, repeats || values.count > 1 ? .array(values) : (values.first ?? .null)))
                 // The items under an answer come after it: they exist only once the question is answered.
                 for nested in nestedLists {
-                    try responseItems(nested.items, prefix: repeats ? "\(id)#\(nested.number + 1)/" : prefix, into: &result)
+                    try responseItems(nested.items, prefix: repeats ? "\(id)#\(nested.number + 1)/" : prefix, wrapped: wrapped, into: &result)
                 }
             }
-            if let nested = object["item"] { try responseItems(try nested.array(for: "\"item\""), prefix: prefix, into: &result) }
+            if let nested = object["item"] { try responseItems(try nested.array(for: "\"item\""), prefix: prefix, wrapped: wrapped, into: &result) }
         }
     }
 }

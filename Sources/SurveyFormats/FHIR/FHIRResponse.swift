@@ -32,7 +32,7 @@ struct FHIRResponseInput {
     }
 }
 
-/// Writes the QuestionnaireResponse of a session; a profile of the format brings its own.
+/// Writes the QuestionnaireResponse of an R4 session (the c3pro session builds C3-PRO's, `FHIRC3PROResponse`).
 protocol FHIRResponseWriter: Sendable {
     func response(of input: FHIRResponseInput) -> JSONValue
 }

@@ -10,6 +10,7 @@ final class FHIRStepChecker: StepChecker {
     }
 
     func check(_ session: any SurveySession, after action: Action, result: StepResult) -> [Finding] {
+        if let session = session as? FHIRC3PROSession { return FHIRC3PROStepChecks.check(session, after: action, result: result) }
         guard let session = session as? FHIRSession else {
             return [Finding(.engineError, "session-type", "a FHIR Questionnaire made a session of another format")]
         }
@@ -29,6 +30,7 @@ final class FHIRStepChecker: StepChecker {
     }
 
     func finish(_ session: any SurveySession) -> [Finding] {
+        if let session = session as? FHIRC3PROSession { return FHIRC3PROStepChecks.finish(session) }
         guard let session = session as? FHIRSession, let violation = session.invariantViolation() else { return [] }
         return [Finding(.engineError, "enablement-matches-answers", violation)]
     }

@@ -19,9 +19,15 @@ struct FHIROutline {
     let duplicates: [Diagnostic]
     /// Each enableWhen.question that no item has.
     let dangling: [Diagnostic]
+    /// Where the file first uses a form only STU3 has, when it is C3-PRO's STU3-era input (§A3).
+    let stu3Form: SourceLocation?
 
-    init(file: String, items: [FHIR.Item], topLevel: [Int], url: String?, version: String?, id: String?, location: SourceLocation) {
+    init(
+        file: String, items: [FHIR.Item], topLevel: [Int], url: String?, version: String?, id: String?, location: SourceLocation,
+        stu3Form: SourceLocation? = nil
+    ) {
         self.file = file
+        self.stu3Form = stu3Form
         self.items = items
         self.topLevel = topLevel
         self.url = url
@@ -81,17 +87,30 @@ public struct FHIRSurvey: Survey {
     /// How many items have enableWhen: the fixpoint's bound grows with it.
     let conditionalCount: Int
     let coverageLayout = Lazy<FHIRCoverageLayout>()
+    /// The ResearchKit task the c3pro profile runs, worked out when a c3pro session first needs it.
+    let c3proTask = Lazy<FHIRC3PROTask>()
+    /// The identifier C3-PRO gives the task, which its response's `questionnaire` refers to: the id, else the url.
+    let taskIdentifier: String
+    /// Where the file first uses a form only STU3 has, when it is STU3-era (C3-PRO's input).
+    let stu3Form: SourceLocation?
 
     /// The option that picks between the engines' readings of `!=` (§A1): "no answer equals" (R5,
     /// LHC-Forms; true on an unanswered source) or "any answer differs" (android-fhir; false on one).
     public static let notEqualsOption = "not-equals"
     public static let notEqualsValues = ["no-answer-equals", "any-answer-differs"]
 
+    /// The engines a session can simulate: `r4` (the default: LHC-Forms and android-fhir, §A1, §A2) and
+    /// `c3pro` (the C3-PRO iOS framework's ResearchKit steps, §A3).
+    public static let r4Profile = "r4"
+    public static let c3proProfile = "c3pro"
+
     init(_ outline: FHIROutline) {
         file = outline.file
         items = outline.items
         topLevel = outline.topLevel
         itemByLinkId = outline.itemByLinkId
+        taskIdentifier = outline.id ?? outline.url ?? "questionnaire"
+        stu3Form = outline.stu3Form
         if let url = outline.url {
             canonical = url + (outline.version.map { "|" + $0 } ?? "")
         } else {
@@ -111,8 +130,15 @@ public struct FHIRSurvey: Survey {
 
     public var options: [String: [String]] { [Self.notEqualsOption: Self.notEqualsValues] }
 
+    public var profiles: [String] { [Self.r4Profile, Self.c3proProfile] }
+
     public func makeSession(_ settings: SessionSettings, coverage: CoverageRecorder?) -> any SurveySession {
-        FHIRSession(survey: self, settings: settings, coverage: coverage)
+        if settings.profile == Self.c3proProfile { return FHIRC3PROSession(survey: self, settings: settings, coverage: coverage) }
+        return FHIRSession(survey: self, settings: settings, coverage: coverage)
+    }
+
+    func task() -> FHIRC3PROTask {
+        c3proTask.get { FHIRC3PROTask(self) }
     }
 
     public func hasQuestion(_ id: String) -> Bool {

@@ -37,7 +37,8 @@ extension FHIRSurvey {
         case .openChoice:
             singles += literals.filter { $0.type == .string }.map(\.json) + ["Something else"]
         case .quantity:
-            singles = literals.filter { $0.type == .quantity }.map(\.json) + [["value": 1, "unit": "kg"]]
+            // In the item's own unit when it names one (C3-PRO's questionnaire-units), else a plain one.
+            singles = literals.filter { $0.type == .quantity }.map(\.json) + [["value": 1, "unit": .string(item.c3pro.unit ?? "kg")]]
         case .attachment:
             singles = [["contentType": "text/plain", "title": "note.txt"]]
         case .reference:
@@ -86,6 +87,7 @@ struct FHIRPredicate: SessionPredicate {
     let conditions: [FHIR.EnableWhen]
 
     func holds(in session: any SurveySession) -> Bool {
+        if let session = session as? FHIRC3PROSession { return conditions.allSatisfy { session.holds($0) } }
         guard let session = session as? FHIRSession else { return false }
         return conditions.allSatisfy { session.holds($0) }
     }

@@ -52,6 +52,10 @@ public struct PayloadImporter {
             if afterAnswers.current == before.current || !answered {
                 if session.perform(.next(question: nil)).outcome == .ok {
                     actions.append(.next(question: nil))
+                } else if !answered, session.otherActions.contains(.skip(question: nil)), session.perform(.skip(question: nil)).outcome == .ok {
+                    // A step the payload has no answer for, which the engine passes only by Skip (ResearchKit's
+                    // optional steps: Next needs an answer).
+                    actions.append(.skip(question: nil))
                 }
             }
             stalled = Trace.View(of: session) == before && !answered

@@ -110,9 +110,7 @@ public struct Walker {
 
     /// The question ids in the submitted payload, read as the format reads its payloads.
     private func payloadQuestions(_ session: any SurveySession) -> Set<String> {
-        guard let payload = session.payload else { return [] }
-        let file = SourceFile(path: "payload", text: CanonicalJSON.compact(payload))
-        guard let root = try? JSONParser.parse(file), let answers = try? survey.answers(inPayload: JSONCursor(node: root)) else { return [] }
+        guard let answers = session.payload.flatMap(survey.submittedAnswers) else { return [] }
         return Set(answers.map(\.question))
     }
 

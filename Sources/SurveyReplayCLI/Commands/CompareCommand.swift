@@ -2,13 +2,18 @@ import SurveyCore
 import SurveyFormats
 import SurveyHarness
 
-/// `survey-replay compare OLD NEW`: the same walks against two versions of a survey.
+/// `survey-replay compare OLD NEW`: the same walks against two versions of a survey; `compare SURVEY
+/// --profiles A,B`: against one survey under two engine profiles.
 enum CompareCommand {
     static let spec = CommandSpec(
         name: "compare",
-        summary: "Walk two versions of a survey the same way and report the shortest paths that differ.",
-        operands: [.init("OLD", help: "The old version of the survey."), .init("NEW", help: "The new version.")],
+        summary: "Walk two versions of a survey (or one under two profiles) the same way and report the shortest paths that differ.",
+        operands: [
+            .init("OLD", help: "The old version of the survey (with --profiles, the survey)."),
+            .init("NEW", help: "The new version (with --profiles, optional: the survey under the second profile).", optional: true),
+        ],
         options: [
+            .value("--profiles", "A,B", help: "Compare engine profiles: OLD under A against NEW (or OLD again) under B, e.g. r4,c3pro."),
             .value("--walks", "N", help: "Walks chosen on each version (default 200)."),
             .value("--seed", "S", help: "Seed of the walks (default 1)."),
             .value("--max-steps", "K", help: "Steps per walk at most (default 100)."),
@@ -22,27 +27,52 @@ enum CompareCommand {
             the end, the payload. Each difference is reported once, at the question where it shows, with the
             shortest path found to it (shrunk so that no action can be removed).
 
+            With --profiles, the two engines may navigate differently (FHIR r4 is one scrolling form, c3pro one
+            step at a time), so taps do not carry over: each walk that submits is played under its profile, its
+            submitted answers are given to the other profile as `import` gives a payload, and the questions
+            shown and the answers submitted are compared. The path printed is the walk, under the profile named
+            in its header.
+
             Exit codes: 0 no difference found; 1 differences found; 2 bad usage or an unreadable or malformed file.
             """,
         run: run)
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let arguments = invocation.arguments
-        let (oldPath, newPath) = (arguments.operands[0], arguments.operands[1])
+        let profiles = try profilePair(arguments)
+        guard arguments.operands.count == 2 || profiles != nil else {
+            throw UsageError(message: "compare needs OLD and NEW, or one survey with --profiles A,B", command: "compare")
+        }
+        let (oldPath, newPath) = (arguments.operands[0], arguments.operands.count > 1 ? arguments.operands[1] : arguments.operands[0])
         let old = try FormatRegistry.standard.load(InputFiles.read(oldPath))
-        let new = try FormatRegistry.standard.load(InputFiles.read(newPath))
+        let new = newPath == oldPath ? old : try FormatRegistry.standard.load(InputFiles.read(newPath))
         let walks = try WalkOptions.positive(arguments, "--walks", default: 200, command: "compare")
         let maxSteps = try WalkOptions.positive(arguments, "--max-steps", default: 100, command: "compare")
         let seed = try WalkOptions.seed(arguments, command: "compare")
         let today = try WalkOptions.today(arguments, command: "compare")
-        let settings = try WalkOptions.settings(arguments, today: today, command: "compare", for: [old, new])
-        let differences = Comparer(old: old, new: new, settings: settings, maxSteps: maxSteps).run(walks: walks, seed: seed)
+        let settings = try WalkOptions.settings(arguments, today: today, command: "compare", for: profiles == nil ? [old, new] : [])
+        var oldSettings = settings
+        var newSettings = settings
+        if let profiles {
+            oldSettings.profile = profiles.old
+            newSettings.profile = profiles.new
+            for (survey, side) in [(old, oldSettings), (new, newSettings)] {
+                if let problem = survey.problem(with: side) { throw UsageError(message: problem, command: "compare") }
+            }
+        }
+        let comparer = Comparer(
+            old: old, new: new, oldSettings: oldSettings, newSettings: newSettings,
+            names: profiles ?? ("the old version", "the new version"), replay: profiles == nil ? .actions : .answers, maxSteps: maxSteps)
+        let differences = comparer.run(walks: walks, seed: seed)
+        let invocationText = "\(oldPath)\(newPath == oldPath ? "" : " " + newPath)\(profiles.map { " --profiles \($0.old),\($0.new)" } ?? "")"
 
         func scenario(_ difference: Comparer.Difference, path: String?) -> Scenario {
-            let reference = path.map { InputFiles.relativePath(of: newPath, fromFolder: InputFiles.folder(of: $0)) } ?? newPath
+            let walkedOnOld = difference.walkedOnOld == true
+            let surveyPath = walkedOnOld ? oldPath : newPath
+            let reference = path.map { InputFiles.relativePath(of: surveyPath, fromFolder: InputFiles.folder(of: $0)) } ?? surveyPath
             return Scenario.make(
-                path: path ?? "-", surveyPath: reference, settings: settings,
-                header: ["Found by survey-replay compare \(oldPath) \(newPath) --seed \(seed): \(difference.detail)"], actions: difference.actions)
+                path: path ?? "-", surveyPath: reference, settings: walkedOnOld ? oldSettings : newSettings,
+                header: ["Found by survey-replay compare \(invocationText) --seed \(seed): \(difference.detail)"], actions: difference.actions)
         }
         if let folder = arguments.value("--save") {
             for difference in differences {
@@ -60,13 +90,15 @@ enum CompareCommand {
                     "walks": .number(Double(difference.walks)), "scenario": .string(text),
                 ])
             }
-            let json: JSONValue = .object([
+            var json: [String: JSONValue] = [
                 "old": .string(oldPath), "new": .string(newPath), "seed": .string(String(seed)),
                 "walks": .number(Double(walks)), "differences": .array(entries),
-            ])
-            console.out(CanonicalJSON.pretty(json) + "\n")
+            ]
+            if let profiles { json["profiles"] = .array([.string(profiles.old), .string(profiles.new)]) }
+            console.out(CanonicalJSON.pretty(.object(json)) + "\n")
         } else {
-            var lines = ["compare \(oldPath) \(newPath): \(walks) walks on each version, seed \(seed), today \(today)"]
+            let sides = profiles == nil ? "version" : "profile"
+            var lines = ["compare \(invocationText): \(walks) walks on each \(sides), seed \(seed), today \(today)"]
             lines.append(differences.isEmpty ? "no difference found" : "\(differences.count) difference\(differences.count == 1 ? "" : "s"):")
             for difference in differences {
                 let count = difference.actions.count
@@ -79,6 +111,19 @@ enum CompareCommand {
             console.out(lines.joined(separator: "\n") + "\n")
         }
         return differences.isEmpty ? ExitCode.success : ExitCode.failure
+    }
+
+    /// `--profiles A,B`: two profile names; with it, `--profile` has no place.
+    private static func profilePair(_ arguments: ParsedArguments) throws -> (old: String, new: String)? {
+        guard let text = arguments.value("--profiles") else { return nil }
+        let names = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard names.count == 2, !names[0].isEmpty, !names[1].isEmpty else {
+            throw UsageError(message: "--profiles needs two profile names, A,B, not '\(text)'", command: "compare")
+        }
+        if arguments.value("--profile") != nil {
+            throw UsageError(message: "--profiles names both sides' profiles: leave out --profile", command: "compare")
+        }
+        return (names[0], names[1])
     }
 
 }

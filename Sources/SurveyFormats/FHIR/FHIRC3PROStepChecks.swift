@@ -1,0 +1,62 @@
+import SurveyCore
+
+/// After every step of a walk under the c3pro profile: the session's invariants and the response C3-PRO
+/// builds (a failure is a bug of ours), and C3-PRO's hazards, which a team moving off it needs to see: a step
+/// shown because a requirement's question has no result yet (an R4 engine reads it as unanswered, §A1 vs
+/// §A3), and a response item with both `answer` and `item`, which R4 forbids (qrs-1).
+enum FHIRC3PROStepChecks {
+    static func check(_ session: FHIRC3PROSession, after action: Action, result: StepResult) -> [Finding] {
+        var findings: [Finding] = []
+        for event in result.events where event.name == "enabled_without_result" {
+            let detail = event.detail?.objectValue
+            let step = detail?["step"]?.stringValue ?? "?"
+            let questions = (detail?["questions"]?.arrayValue ?? []).compactMap(\.stringValue)
+            findings.append(
+                Finding(
+                    .hazard, "c3pro-enabled-without-result",
+                    "C3-PRO shows '\(step)' because \(questions.map { "'\($0)'" }.joined(separator: ", ")) has no result yet; an R4 engine reads an unanswered question as not matching and hides it",
+                    question: step))
+        }
+        if let current = session.currentQuestion, session.visibleQuestions.last != current {
+            findings.append(Finding(.engineError, "current-ends-path", "the step on screen '\(current)' is not the last of the path"))
+        }
+        // Done, or Skip on the last step, builds the response.
+        let ends: Bool =
+            switch action {
+            case .submit, .skip: true
+            default: false
+            }
+        if ends, result.outcome == .ok, let response = session.payload {
+            findings += responseFindings(response, session)
+        }
+        return findings
+    }
+
+    static func finish(_ session: FHIRC3PROSession) -> [Finding] {
+        session.invariantViolation().map { [Finding(.engineError, "c3pro-path", $0)] } ?? []
+    }
+
+    private static func responseFindings(_ response: JSONValue, _ session: FHIRC3PROSession) -> [Finding] {
+        var findings: [Finding] = []
+        let onPath = Set(session.visibleQuestions)
+        func visit(_ items: [JSONValue]) {
+            for entry in items {
+                let object = entry.objectValue ?? [:]
+                let linkId = object["linkId"]?.stringValue ?? ""
+                if object["answer"] != nil, !onPath.contains(linkId) {
+                    findings.append(Finding(.engineError, "c3pro-answer-off-path", "the response answers '\(linkId)', which is not on the path", question: linkId))
+                }
+                if object["answer"] != nil, object["item"] != nil {
+                    findings.append(
+                        Finding(
+                            .hazard, "c3pro-answer-and-item",
+                            "C3-PRO writes the items under the question '\(linkId)' beside its answer, under item.item: R4 puts them under answer.item (qrs-1)",
+                            question: linkId))
+                }
+                visit(object["item"]?.arrayValue ?? [])
+            }
+        }
+        visit(response.objectValue?["item"]?.arrayValue ?? [])
+        return findings
+    }
+}

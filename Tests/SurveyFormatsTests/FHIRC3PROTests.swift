@@ -1,0 +1,358 @@
+import Foundation
+import SurveyCore
+import Testing
+
+@testable import SurveyFormats
+
+@Suite("FHIR c3pro profile: STU3 input, ResearchKit steps, C3-PRO's enableWhen, answer formats and response")
+struct FHIRC3PROTests {
+    // MARK: inputs
+
+    @Test("STU3 forms load as their R4 counterparts: options, option, enableWhen without operator as =, hasAnswer as exists, initial[x]")
+    func stu3Forms() throws {
+        let survey = try loadQuestionnaire(
+            c3proText([
+                fhirItem("color", "choice", colorOptions),
+                fhirItem("size", "choice", #""option": [{"valueString": "S"}, {"valueString": "L"}]"#),
+                fhirItem("flag", "boolean", #""initialBoolean": true"#),
+                fhirItem("a", "string", enableWhen: [stu3Condition("flag", #""answerBoolean": false"#)]),
+                fhirItem("b", "string", enableWhen: [#"{"question": "color", "hasAnswer": true}"#]),
+            ]))
+        let color = try #require(survey.item("color"))
+        #expect(color.options.map { $0.value.json.objectValue?["code"] } == ["red", "green", "blue"])
+        #expect(color.c3pro.optionsSource == .valueSet("#colors"))
+        #expect(survey.item("size")?.options.map(\.value.json) == ["S", "L"])
+        #expect(survey.item("size")?.c3pro.optionsSource == .inline)
+        #expect(survey.item("flag")?.initial.map(\.json) == [true])
+        #expect(survey.item("a")?.enableWhen.first?.op == .equals)
+        #expect(survey.item("b")?.enableWhen.first?.op == .exists)
+        #expect(survey.item("b")?.enableWhen.first?.answer.json == true)
+    }
+
+    @Test("a ValueSet's expansion.contains is read before its compose")
+    func expansion() throws {
+        let valueSet = #"{"resourceType": "ValueSet", "id": "vs", "expansion": {"contains": [{"system": "http://x", "code": "e"}]}, "compose": {"include": [{"system": "http://x", "concept": [{"code": "c"}]}]}}"#
+        let survey = try loadQuestionnaire(questionnaireText([fhirItem("c", "choice", ##""options": {"reference": "#vs"}"##)], extra: #""status": "draft", "contained": [\#(valueSet)]"#))
+        #expect(survey.item("c")?.options.map(\.value.json) == [["system": "http://x", "code": "e"]])
+    }
+
+    @Test("an R4 file that gives some enableWhen an operator still needs one on every enableWhen")
+    func r4MissingOperator() {
+        let text = questionnaireText([
+            fhirItem("a", "boolean"), fhirItem("b", "string", enableWhen: [condition("a", "=", #""answerBoolean": true"#)]),
+            fhirItem("c", "string", enableWhen: [stu3Condition("a", #""answerBoolean": true"#)]),
+        ])
+        #expect(fhirLoadErrors(text).contains { $0.message.contains("has no \"operator\"") })
+    }
+
+    @Test("options naming no contained ValueSet is resolved from a ValueSet file beside the Questionnaire, by id, ValueSet/id or url")
+    func valueSetFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("c3pro-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let valueSet = #"{"resourceType": "ValueSet", "id": "sizes", "url": "http://example.org/vs/sizes", "compose": {"include": [{"system": "http://x", "concept": [{"code": "S"}, {"code": "L"}]}]}}"#
+        try valueSet.write(to: folder.appendingPathComponent("ValueSet-sizes.json"), atomically: true, encoding: .utf8)
+        for reference in ["sizes", "ValueSet/sizes", "http://example.org/vs/sizes"] {
+            let text = questionnaireText([fhirItem("s", "choice", #""options": {"reference": "\#(reference)"}"#)], extra: #""status": "draft""#)
+            let survey = try #require(try FormatRegistry.standard.load(SourceFile(path: folder.appendingPathComponent("q.json").path, text: text)) as? FHIRSurvey)
+            #expect(survey.item("s")?.options.count == 2, "\(reference)")
+            #expect(survey.item("s")?.c3pro.optionsSource == .valueSet(reference))
+        }
+        let missing = questionnaireText([fhirItem("s", "choice", #""options": {"reference": "ValueSet/colours"}"#)], extra: #""status": "draft""#)
+        let findings = FormatRegistry.standard.lint(SourceFile(path: folder.appendingPathComponent("q.json").path, text: missing)).findings
+        let finding = try #require(findings.with(rule: "c3pro-valueset-missing").first)
+        #expect(finding.severity == .error && finding.position != nil)
+    }
+
+    @Test("the profiles are r4 and c3pro; another is reported with a suggestion")
+    func profiles() throws {
+        let survey = try loadQuestionnaire(c3proText([fhirItem("a", "boolean")]))
+        #expect(survey.profiles == ["r4", "c3pro"])
+        #expect(survey.problem(with: SessionSettings(profile: "c3pro")) == nil)
+        #expect(survey.problem(with: SessionSettings(profile: "c3po"))?.contains("did you mean 'c3pro'") == true)
+        #expect(survey.makeSession(SessionSettings(profile: "r4")) is FHIRSession)
+    }
+
+    // MARK: the step flow
+
+    @Test("questions are steps named by linkId; groups and display items with text are instruction steps, the others transparent")
+    func steps() throws {
+        let session = try c3proSession(
+            fhirItem("g1", "group", #""text": "About you", \#(extensions([("questionnaire-instruction", #""valueString": "Read this""#)]))"#, items: [
+                fhirItem("name", "string", #""required": true"#),
+                fhirItem("g2", "group", items: [fhirItem("age", "integer")]),
+            ]),
+            fhirItem("d1", "display"), fhirItem("d2", "display", #""text": "Thanks""#))
+        #expect(session.task.steps.map(\.id) == ["g1", "name", "age", "d2"])
+        #expect(session.task.steps.map(\.isQuestion) == [false, true, true, false])
+        #expect(session.task.steps[2].parents == ["g1", "g2"])
+        let prompt = try #require(session.survey.prompt(for: "g1", settings: SessionSettings(profile: "c3pro")))
+        #expect(prompt.text == "About you" && prompt.kind == "instruction step — Read this")
+        #expect(session.visibleQuestions == ["g1"] && session.currentQuestion == "g1")
+    }
+
+    @Test("one step at a time: Next needs an answer, Back pops the path, only the step on screen takes answers, Done ends the task")
+    func navigation() throws {
+        let session = try c3proSession(
+            fhirItem("g1", "group", #""text": "About you""#, items: [fhirItem("name", "string", #""required": true"#), fhirItem("age", "integer")]),
+            fhirItem("d2", "display", #""text": "Thanks""#))
+        session.play(.tapNext)
+        #expect(session.visibleQuestions == ["g1", "name"])
+        #expect(session.outcome(.tapNext) == .rejected("'name' needs an answer before Next"))
+        session.play(.answer("name", "Ann"), .tapNext)
+        #expect(session.visibleQuestions == ["g1", "name", "age"] && session.currentQuestion == "age")
+        #expect(session.outcome(.answer("name", "Bob")) == .rejected("'name' is not the step on screen ('age'); go back to change it"))
+        #expect(session.outcome(.tapNext) == .rejected("'age' needs an answer before Next (it is optional: skip it instead)"))
+        session.play(.back)
+        #expect(session.visibleQuestions == ["g1", "name"] && session.answer(for: "name") == "Ann")
+        #expect(session.outcome(.goto(question: "age")).kind == .doesNotFit)
+        #expect(session.outcome(.add(group: "g1")).kind == .doesNotFit)
+        session.play(.tapNext, .answer("age", 40), .tapNext)
+        #expect(session.isSubmittable)
+        #expect(session.outcome(.tapNext) == .rejected("'d2' is the last step: its button is Done (submit)"))
+        session.play(.submit)
+        #expect(session.currentQuestion == nil && session.hasEnded)
+        #expect(session.visibleQuestions == ["g1", "name", "age", "d2"])
+        #expect(session.outcome(.back).kind == .rejected)
+    }
+
+    @Test("required false makes a question step skippable; Skip drops its answer and moves on; required and instruction steps have no Skip")
+    func skip() throws {
+        let session = try c3proSession(
+            fhirItem("intro", "display", #""text": "Hello""#), fhirItem("name", "string", #""required": true"#), fhirItem("nick", "string"),
+            fhirItem("end", "display", #""text": "Bye""#))
+        #expect(session.outcome(.skip(question: nil)) == .rejected("'intro' is an instruction step: it has no Skip button"))
+        session.play(.tapNext)
+        #expect(!session.otherActions.contains(.skip(question: nil)))
+        #expect(session.outcome(.skip(question: nil)) == .rejected("'name' is required: it has no Skip button"))
+        session.play(.answer("name", "Ann"), .tapNext, .answer("nick", "A"))
+        #expect(session.otherActions.contains(.skip(question: nil)))
+        session.play(.skip(question: nil))
+        #expect(session.currentQuestion == "end" && session.answer(for: "nick") == nil)
+        session.play(.submit)
+        #expect(session.responseItems == [["linkId": "name", "answer": [["valueString": "Ann"]]]])
+    }
+
+    // MARK: C3-PRO's enableWhen
+
+    @Test("a step's requirements are its ancestors' and its own, all ANDed")
+    func ancestorsAnded() throws {
+        func path(_ a: Bool, _ c: Bool) throws -> [String] {
+            let session = try c3proSession(
+                fhirItem("a", "boolean", #""required": true"#), fhirItem("c", "boolean", #""required": true"#),
+                fhirItem("g", "group", enableWhen: [stu3Condition("a", #""answerBoolean": true"#)], items: [
+                    fhirItem("b", "boolean", enableWhen: [stu3Condition("c", #""answerBoolean": true"#)])
+                ]),
+                fhirItem("end", "display", #""text": "Bye""#))
+            session.play(.answer("a", .bool(a)), .tapNext, .answer("c", .bool(c)), .tapNext)
+            return session.visibleQuestions
+        }
+        #expect(try path(true, true) == ["a", "c", "b"])
+        #expect(try path(true, false) == ["a", "c", "end"])
+        #expect(try path(false, true) == ["a", "c", "end"])
+    }
+
+    @Test("a requirement whose question has no result yet counts as satisfied: a chain a → b → c shows c when b was passed over, where R4 hides it")
+    func noResultSatisfied() throws {
+        let items = [
+            fhirItem("a", "boolean", #""required": true"#), fhirItem("b", "boolean", #""required": true"#, enableWhen: [stu3Condition("a", #""answerBoolean": true"#)]),
+            fhirItem("c", "string", enableWhen: [stu3Condition("b", #""answerBoolean": true"#)]), fhirItem("end", "display", #""text": "Bye""#),
+        ]
+        let session = try c3proSession(items)
+        session.play(.answer("a", false))
+        let result = session.perform(.tapNext)
+        #expect(session.visibleQuestions == ["a", "c"])
+        #expect(result.events == [
+            TraceEvent("skipped_by_enableWhen", detail: ["b"]),
+            TraceEvent("enabled_without_result", detail: ["step": "c", "questions": ["b"]]),
+        ])
+        let checker = session.survey.makeStepChecker()
+        #expect(checker.check(session, after: .tapNext, result: result).map(\.property) == ["c3pro-enabled-without-result"])
+        let r4 = try #require(session.survey.makeSession(SessionSettings(today: testToday)) as? FHIRSession)
+        r4.play(.answer("a", false))
+        #expect(!r4.isVisible("c"))
+    }
+
+    @Test("a skipped question has a result without an answer: a requirement on it fails")
+    func skippedResultFails() throws {
+        let session = try c3proSession(
+            fhirItem("a", "boolean"), fhirItem("b", "string", enableWhen: [stu3Condition("a", #""answerBoolean": true"#)]), fhirItem("end", "display", #""text": "Bye""#))
+        session.play(.skip(question: nil))
+        #expect(session.visibleQuestions == ["a", "end"])
+    }
+
+    @Test("requirements are re-checked on Back: going back passes over a step whose requirement the current answer now breaks")
+    func recheckedOnBack() throws {
+        let session = try c3proSession(
+            fhirItem("q1", "boolean", #""required": true"#), fhirItem("q2", "string", enableWhen: [stu3Condition("q3", #""answerBoolean": true"#)]),
+            fhirItem("q3", "boolean", #""required": true"#), fhirItem("end", "display", #""text": "Bye""#))
+        session.play(.answer("q1", true), .tapNext, .answer("q2", "x"), .tapNext, .answer("q3", false))
+        #expect(session.visibleQuestions == ["q1", "q2", "q3"])
+        let back = session.perform(.back)
+        #expect(back.outcome == .ok && back.events == [TraceEvent("skipped_by_enableWhen", detail: ["q2"])])
+        #expect(session.visibleQuestions == ["q1"])
+        session.play(.tapNext)
+        #expect(session.visibleQuestions == ["q1", "q2"] && session.answer(for: "q2") == "x")
+    }
+
+    @Test("a multiple-choice result is compared as a whole array: the requirement holds only when that one option alone is chosen")
+    func wholeArray() throws {
+        let session = try c3proSession(
+            fhirItem("s", "choice", #"\#(colorOptions), "repeats": true, "required": true"#),
+            fhirItem("t", "boolean", enableWhen: [stu3Condition("s", #""answerCoding": {"system": "http://example.org/s", "code": "red"}"#)]),
+            fhirItem("end", "display", #""text": "Bye""#))
+        session.play(.answer("s", [coding("green"), coding("red")]), .tapNext)
+        #expect(session.visibleQuestions == ["s", "end"])
+        session.play(.back, .answer("s", [coding("red")]), .tapNext)
+        #expect(session.visibleQuestions == ["s", "t"])
+    }
+
+    @Test("equality of boolean, string and Coding (system and code, display ignored) only; a missing system is C3-PRO's default on both sides")
+    func equalityRules() {
+        let rules = FHIRC3PRORules()
+        func when(_ type: FHIR.ValueType, _ json: JSONValue, _ op: FHIR.Operator = .equals) -> FHIR.EnableWhen {
+            FHIR.EnableWhen(question: "q", op: op, answer: FHIR.Value(type, json), location: SourceLocation(position: SourcePosition(line: 1, column: 1), pointer: .root))
+        }
+        #expect(rules.holds(when(.boolean, true), answers: [FHIR.Value(.boolean, true)]))
+        #expect(!rules.holds(when(.boolean, true), answers: [FHIR.Value(.string, "true")]))
+        #expect(rules.holds(when(.string, "a"), answers: [FHIR.Value(.string, "a")]))
+        #expect(rules.holds(when(.coding, ["system": "http://s", "code": "1"]), answers: [FHIR.Value(.coding, ["system": "http://s", "code": "1", "display": "One"])]))
+        #expect(!rules.holds(when(.coding, ["system": "http://s", "code": "1"]), answers: [FHIR.Value(.coding, ["system": "http://t", "code": "1"])]))
+        #expect(rules.holds(when(.coding, ["code": "1"]), answers: [FHIR.Value(.coding, ["system": .string(FHIRC3PROTask.defaultSystem), "code": "1"])]))
+        #expect(!rules.holds(when(.integer, 3), answers: [FHIR.Value(.integer, 3)]))
+        #expect(!rules.holds(when(.boolean, true, .notEquals), answers: [FHIR.Value(.boolean, false)]))
+        #expect(!rules.holds(when(.boolean, true), answers: []))
+    }
+
+    @Test("an enableWhen C3-PRO cannot read (an operator other than =, exists, an integer answer) makes the task fail to prepare: every action is refused")
+    func unsupportedConditionFails() throws {
+        for condition in [condition("n", ">", #""answerInteger": 3"#), condition("n", "exists", #""answerBoolean": true"#), condition("n", "=", #""answerInteger": 3"#)] {
+            let session = try c3proSession(text: questionnaireText([fhirItem("n", "integer"), fhirItem("s", "string", enableWhen: [condition])]))
+            #expect(session.hasEnded && session.visibleQuestions.isEmpty && session.currentQuestion == nil)
+            let outcome = session.outcome(.answer("n", 3))
+            #expect(outcome.message?.hasPrefix("C3-PRO cannot prepare this Questionnaire (the task fails, whenCancelledOrFailed): an enableWhen of 's'") == true)
+        }
+        let r4Equality = try c3proSession(text: questionnaireText([fhirItem("b", "boolean"), fhirItem("s", "string", enableWhen: [condition("b", "=", #""answerBoolean": true"#)])]))
+        #expect(r4Equality.failure == nil)
+    }
+
+    // MARK: answer formats
+
+    @Test("an integer with minValue and maxValue is a slider: it starts at questionnaire-defaultValue, else the minimum; vertical past five steps; end labels from the string extensions")
+    func scale() throws {
+        let low = extensions([("minValue", #""valueInteger": 1"#), ("maxValue", #""valueInteger": 4"#)])
+        let wide = extensions([
+            ("minValue", #""valueInteger": 0"#), ("minValue", #""valueString": "Low""#), ("maxValue", #""valueInteger": 10"#),
+            ("maxValue", #""valueString": "High""#), ("questionnaire-defaultValue", #""valueInteger": 8"#),
+        ])
+        let session = try c3proSession(fhirItem("q", "integer", low), fhirItem("r", "integer", wide), fhirItem("end", "display", #""text": "Bye""#))
+        #expect(session.task.steps[0].format == .scale(FHIRC3PROTask.Scale(min: 1, max: 4, defaultValue: 1, minLabel: nil, maxLabel: nil)))
+        #expect(session.answer(for: "q") == 1)
+        let settings = SessionSettings(profile: "c3pro")
+        #expect(session.survey.prompt(for: "q", settings: settings)?.kind == "scale 1…4, horizontal, starting at 1, optional (Skip)")
+        let widePrompt = session.survey.prompt(for: "r", settings: settings)
+        #expect(widePrompt?.kind == "scale 0…10, vertical, starting at 8, optional (Skip)" && widePrompt?.choices == ["0: Low", "10: High"])
+        #expect(session.outcome(.answer("q", 5)).kind == .rejected)
+        #expect(session.outcome(.answer("q", 2.5)).kind == .rejected)
+        #expect(session.outcome(.clear(question: "q")) == .rejected("'q' is a slider: it always has a value"))
+        session.play(.answer("q", 3), .tapNext, .tapNext, .submit)
+        #expect(session.responseItems == [["linkId": "q", "answer": [["valueDecimal": 3]]], ["linkId": "r", "answer": [["valueDecimal": 8]]]])
+    }
+
+    @Test("an integer without both bounds is an integer field whose bounds still hold; max not above min is no slider")
+    func integerField() throws {
+        let session = try c3proSession(
+            fhirItem("n", "integer", extensions([("minValue", #""valueInteger": 0"#)])),
+            fhirItem("m", "integer", extensions([("minValue", #""valueInteger": 3"#), ("maxValue", #""valueInteger": 3"#)])))
+        #expect(session.task.steps.map(\.format) == [.integer(min: 0, max: nil), .integer(min: 3, max: 3)])
+        #expect(session.outcome(.answer("n", -1)) == .validationFailed("'n' must be at least 0 (minValue)"))
+        #expect(session.outcome(.answer("n", 1.5)).kind == .rejected)
+        session.play(.answer("n", 7), .tapNext, .answer("m", 3), .submit)
+        #expect(session.responseItems?.arrayValue?.first == ["linkId": "n", "answer": [["valueInteger": 7]]])
+    }
+
+    @Test("choice and open-choice are single choice unless repeats is true and maxOccurs is absent or above 1; only ValueSet codes are taken")
+    func choices() throws {
+        let maxOne = extensions([("questionnaire-maxOccurs", #""valueInteger": 1"#)])
+        let session = try c3proSession(
+            fhirItem("one", "choice", colorOptions), fhirItem("many", "choice", #"\#(colorOptions), "repeats": true"#),
+            fhirItem("capped", "choice", #"\#(colorOptions), "repeats": true, \#(maxOne)"#), fhirItem("open", "open-choice", colorOptions))
+        #expect(session.task.steps.map(\.format) == [.choice(multiple: false), .choice(multiple: true), .choice(multiple: false), .choice(multiple: false)])
+        #expect(session.outcome(.answer("one", [coding("red")])).kind == .rejected)
+        #expect(session.outcome(.answer("one", coding("pink"))).kind == .rejected)
+        session.play(.answer("one", coding("red")), .tapNext, .answer("many", [coding("blue"), coding("red")]))
+        #expect(session.answer(for: "many") == [["system": "http://example.org/s", "code": "red", "display": "Red"], ["system": "http://example.org/s", "code": "blue", "display": "Blue"]])
+        session.play(.tapNext, .answer("capped", coding("green")), .tapNext)
+        #expect(session.outcome(.answer("open", "free text")).kind == .rejected)
+        session.play(.answer("open", coding("blue")), .submit)
+        let many = session.responseItems?.arrayValue?[1]
+        #expect(many == ["linkId": "many", "answer": [["valueCoding": ["system": "http://example.org/s", "code": "red"]], ["valueCoding": ["system": "http://example.org/s", "code": "blue"]]]])
+    }
+
+    @Test("a quantity is a decimal in the unit of questionnaire-units; dates, dates with times and times come from pickers; url is text")
+    func valueFormats() throws {
+        let session = try c3proSession(
+            fhirItem("hours", "quantity", extensions([("questionnaire-units", #""valueString": "hours""#)])), fhirItem("day", "date"),
+            fhirItem("moment", "dateTime"), fhirItem("wake", "time"), fhirItem("site", "url"), fhirItem("note", "text"), fhirItem("ok", "boolean"),
+            fhirItem("weight", "decimal"))
+        #expect(session.outcome(.answer("hours", ["value": 2, "unit": "kg"])) == .rejected("'hours' is measured in 'hours' (questionnaire-units), not 'kg'"))
+        session.play(.answer("hours", 4.5), .tapNext)
+        #expect(session.outcome(.answer("day", "2024-05")).kind == .rejected)
+        session.play(.answer("day", "2024-05-01"), .tapNext)
+        #expect(session.outcome(.answer("moment", "2024-05-01")).kind == .rejected)
+        session.play(.answer("moment", "2024-05-01T10:00:00Z"), .tapNext)
+        #expect(session.outcome(.answer("wake", "25:00:00")).kind == .rejected)
+        session.play(.answer("wake", "07:30:00"), .tapNext, .answer("site", "https://example.org"), .tapNext, .answer("note", "fine"), .tapNext)
+        session.play(.answer("ok", true), .tapNext, .answer("weight", 70.5), .submit)
+        #expect(session.responseItems == [
+            ["linkId": "hours", "answer": [["valueQuantity": ["value": 4.5, "unit": "hours"]]]], ["linkId": "day", "answer": [["valueDate": "2024-05-01"]]],
+            ["linkId": "moment", "answer": [["valueDateTime": "2024-05-01T10:00:00Z"]]], ["linkId": "wake", "answer": [["valueTime": "07:30:00"]]],
+            ["linkId": "site", "answer": [["valueUri": "https://example.org"]]], ["linkId": "note", "answer": [["valueString": "fine"]]],
+            ["linkId": "ok", "answer": [["valueBoolean": true]]], ["linkId": "weight", "answer": [["valueDecimal": 70.5]]],
+        ])
+    }
+
+    @Test("attachment and reference items, inline options and choices without a ValueSet make the task fail to prepare")
+    func rejectedItems() throws {
+        let cases: [(String, String)] = [
+            (fhirItem("f", "attachment"), "'f' is an attachment item, which C3-PRO does not support"),
+            (fhirItem("r", "reference"), "'r' is a reference item, which C3-PRO does not support"),
+            (fhirItem("c", "choice", codingOptions(["a"])), "the choices of 'c' are written in the item (option / answerOption), which C3-PRO never implemented: it has no choices"),
+            (fhirItem("c", "choice"), "'c' is a choice item without options: C3-PRO has no choices to offer"),
+        ]
+        for (item, message) in cases {
+            let session = try c3proSession(fhirItem("a", "boolean"), item)
+            #expect(session.failure?.message == message)
+            #expect(session.outcome(.tapNext).message?.hasSuffix(message) == true)
+        }
+    }
+
+    // MARK: the response
+
+    @Test("the response: unanswered omitted, items wrapped in their parents by linkId and merged, a question's children beside its answer, completed, a Reference, no authored")
+    func response() throws {
+        let session = try c3proSession(
+            fhirItem("o", "group", items: [fhirItem("q1", "string"), fhirItem("i", "group", items: [fhirItem("q2", "string"), fhirItem("q3", "string")])]),
+            fhirItem("p", "boolean", items: [fhirItem("pc", "string")]))
+        session.play(.answer("q1", "a"), .tapNext, .answer("q2", "b"), .tapNext, .skip(question: nil), .answer("p", true), .tapNext, .answer("pc", "c"))
+        let result = session.perform(.submit)
+        #expect(result.events == [TraceEvent("submitted", detail: ["status": "completed"])])
+        let expected: JSONValue = [
+            "resourceType": "QuestionnaireResponse", "status": "completed", "questionnaire": ["reference": "test"],
+            "item": [
+                ["linkId": "o", "item": [["linkId": "q1", "answer": [["valueString": "a"]]], ["linkId": "i", "item": [["linkId": "q2", "answer": [["valueString": "b"]]]]]]],
+                ["linkId": "p", "answer": [["valueBoolean": true]], "item": [["linkId": "pc", "answer": [["valueString": "c"]]]]],
+            ],
+        ]
+        #expect(session.payload == expected)
+        let findings = session.survey.makeStepChecker().check(session, after: .submit, result: result)
+        #expect(findings.map(\.property) == ["c3pro-answer-and-item"])
+        #expect(findings.allSatisfy { $0.kind == .hazard })
+    }
+
+    @Test("the response's questionnaire is the task identifier: the id, else the url")
+    func taskIdentifier() throws {
+        let byURL = try loadQuestionnaire(questionnaireText([fhirItem("a", "boolean")], extra: #""status": "draft", "url": "http://example.org/q""#))
+        #expect(byURL.taskIdentifier == "http://example.org/q")
+    }
+}
