@@ -26,12 +26,16 @@ enum FuzzOracle {
     /// The first engine error three short checked walks find (with coverage recorded, so the coverage hooks
     /// run too), or nil.
     static func walkProblem(_ survey: any Survey) -> String? {
-        var walker = Walker(survey: survey, settings: SessionSettings(), maxSteps: 25, builtInProperties: true, properties: nil)
-        walker.coverage = CoverageRecorder(plan: survey.coveragePlan())
-        for walk in 0..<3 {
-            var stream = ChoiceStream(generator: SplitMix64(seed: SplitMix64.walkSeed(1, walk: walk)))
-            if let error = walker.walk(&stream).findings.first(where: { $0.finding.kind == .engineError }) {
-                return "walk \(walk): \(error.finding.property): \(error.finding.message)"
+        // Under every engine profile the format has (FHIR: r4 and c3pro), three walks each.
+        let profiles: [String?] = survey.profiles.isEmpty ? [nil] : survey.profiles
+        for profile in profiles {
+            var walker = Walker(survey: survey, settings: SessionSettings(profile: profile), maxSteps: 25, builtInProperties: true, properties: nil)
+            walker.coverage = CoverageRecorder(plan: survey.coveragePlan())
+            for walk in 0..<3 {
+                var stream = ChoiceStream(generator: SplitMix64(seed: SplitMix64.walkSeed(1, walk: walk)))
+                if let error = walker.walk(&stream).findings.first(where: { $0.finding.kind == .engineError }) {
+                    return "walk \(walk)\(profile.map { " (profile \($0))" } ?? ""): \(error.finding.property): \(error.finding.message)"
+                }
             }
         }
         return nil
