@@ -58,21 +58,9 @@ extension Comparer {
 
     /// Removes actions one at a time while the walk still differs at the same question.
     func shrinkAnswers(_ actions: [Action], question: String, onOld: Bool) -> [Action] {
-        var best = actions
-        var removed = true
-        while removed {
-            removed = false
-            for index in best.indices.reversed() {
-                var candidate = best
-                candidate.remove(at: index)
-                if answerDifferences(candidate, onOld: onOld).contains(where: { $0.question == question }) {
-                    best = candidate
-                    removed = true
-                    break
-                }
-            }
+        Self.removingActions(actions) { candidate in
+            answerDifferences(candidate, onOld: onOld).contains(where: { $0.question == question }) ? candidate : nil
         }
-        return best
     }
 
     /// The questions of a list that take answers (those with values to try), in order.

@@ -156,6 +156,14 @@ public struct Comparer {
 
     /// Removes actions one at a time while the first difference stays at the same question.
     private func shrink(_ actions: [Action], question: String) -> [Action] {
+        Self.removingActions(actions) { candidate in
+            firstDifference(candidate).flatMap { $0.question == question ? $0.actions : nil }
+        }
+    }
+
+    /// Removes actions one at a time, latest first, while `stillDiffers` returns the path that still shows
+    /// the difference (which may be shorter than the candidate); stops when no single removal keeps it.
+    static func removingActions(_ actions: [Action], stillDiffers: ([Action]) -> [Action]?) -> [Action] {
         var best = actions
         var removed = true
         while removed {
@@ -163,8 +171,8 @@ public struct Comparer {
             for index in best.indices.reversed() {
                 var candidate = best
                 candidate.remove(at: index)
-                if let difference = firstDifference(candidate), difference.question == question {
-                    best = difference.actions
+                if let shorter = stillDiffers(candidate) {
+                    best = shorter
                     removed = true
                     break
                 }
