@@ -299,9 +299,9 @@ public struct JSONParser {
             }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        guard let value = Double(text), value.isFinite else {
-            throw Failure(offset: start, message: "the number \(text) is too large; expected a number a double can hold (about ±1.8e308)")
+        let digits = UnsafeBufferPointer(rebasing: bytes[start..<index])
+        guard let value = DecimalNumber.parse(json: digits), value.isFinite else {
+            throw Failure(offset: start, message: "the number \(String(decoding: digits, as: UTF8.self)) is too large; expected a number a double can hold (about ±1.8e308)")
         }
         return value
     }

@@ -243,7 +243,7 @@ extension SurveyNativeSurvey {
 
     /// A validation the engine's validator cannot pass (reference §5).
     private func validationImpossibility(_ validation: SurveyNative.Validation) -> [Bool: String] {
-        guard ["greater than", "greater than or equal to", "less than", "less than or equal to"].contains(validation.operation) else {
+        guard validation.comparison != .unimplemented else {
             return [true: "the validator does not implement '\(validation.operation)': it always fails (reference §5)"]
         }
         switch validation.operand {

@@ -432,8 +432,7 @@ struct SurveyNativeDecoder {
     /// four numeric comparisons (one of them holds for some pair of numbers; any other operation never does)
     /// and compares through Double, so a value that is not a number, or none, never passes.
     static func alwaysFails(_ operation: String, _ operand: SurveyNative.Validation.Operand) -> String? {
-        let comparison = SurveyNativeComparison.comparison(for: operation)
-        guard comparison(1, 0) || comparison(0, 1) || comparison(0, 0) else {
+        guard SurveyNative.Validation.Comparison(operation) != .unimplemented else {
             return operation.isEmpty ? "it has no \"operation\"" : "the engine does not implement the validation \"\(operation)\""
         }
         switch operand {

@@ -141,7 +141,7 @@ enum SurveyNativeComparison {
         switch value {
         case .number(let number): number
         case .bool(let flag): flag ? 1 : 0
-        case .string(let text): Double(text)
+        case .string(let text): DecimalNumber.parse(text)
         default: nil
         }
     }
@@ -149,17 +149,6 @@ enum SurveyNativeComparison {
     static func contains(_ answer: JSONValue?, _ operand: JSONValue) -> Bool {
         guard case .array(let elements) = answer else { return false }
         return elements.contains(operand)
-    }
-
-    /// The comparison a validation operation names; operations the validator lacks always fail.
-    static func comparison(for operation: String) -> (Double, Double) -> Bool {
-        switch operation {
-        case "greater than": (>)
-        case "greater than or equal to": (>=)
-        case "less than": (<)
-        case "less than or equal to": (<=)
-        default: { _, _ in false }
-        }
     }
 
     /// `DefaultValidator`: validations run in order and the first failure's message is returned. Only the
@@ -173,17 +162,18 @@ enum SurveyNativeComparison {
     ) throws(EngineCrash) -> String? {
         for validation in validations {
             guard let text = try text(validation) else { continue }
-            let operand: JSONValue?
+            let bound: Double?
             switch validation.operand {
-            case .value(let value): operand = value
-            case .none: operand = nil
+            case .value: bound = validation.operandNumber
+            case .none: bound = nil
             case .answer(let other):
                 guard let answer = answerOf(other) else {
                     throw EngineCrash(reason: "a validation compares with the answer to '\(other)', which is unanswered; the engine force-unwraps it (DefaultValidator.swift:57-59)")
                 }
-                operand = answer
+                bound = number(answer)
             }
-            let passed = compare(.string(text), operand, by: comparison(for: validation.operation))
+            // Both sides go through Double; a side that is not a number fails the validation.
+            let passed = bound.map { bound in DecimalNumber.parse(text).map { validation.comparison.holds($0, bound) } ?? false } ?? false
             checkedValidation?(validation, passed)
             if passed { continue }
             guard let message = validation.failMessage else {

@@ -87,12 +87,51 @@ public enum SurveyNative {
             case none
         }
 
+        /// The four numeric comparisons `DefaultValidator` implements; any other operation never holds.
+        public enum Comparison: Sendable, Hashable {
+            case greaterThan, greaterThanOrEqual, lessThan, lessThanOrEqual, unimplemented
+
+            init(_ operation: String) {
+                switch operation {
+                case "greater than": self = .greaterThan
+                case "greater than or equal to": self = .greaterThanOrEqual
+                case "less than": self = .lessThan
+                case "less than or equal to": self = .lessThanOrEqual
+                default: self = .unimplemented
+                }
+            }
+
+            func holds(_ left: Double, _ right: Double) -> Bool {
+                switch self {
+                case .greaterThan: left > right
+                case .greaterThanOrEqual: left >= right
+                case .lessThan: left < right
+                case .lessThanOrEqual: left <= right
+                case .unimplemented: false
+                }
+            }
+        }
+
         public let operation: String
         public let operand: Operand
         /// nil when missing: the engine force-casts it and crashes when this validation fails.
         public let failMessage: String?
         public let forLabel: String?
         public let location: SourceLocation
+        /// `operation`, decoded once.
+        public let comparison: Comparison
+        /// A constant operand as the validator reads it through Double (nil when it is not a number).
+        let operandNumber: Double?
+
+        init(operation: String, operand: Operand, failMessage: String?, forLabel: String?, location: SourceLocation) {
+            self.operation = operation
+            self.operand = operand
+            self.failMessage = failMessage
+            self.forLabel = forLabel
+            self.location = location
+            self.comparison = Comparison(operation)
+            if case .value(let value) = operand { operandNumber = SurveyNativeComparison.number(value) } else { operandNumber = nil }
+        }
     }
 
     /// A year given to the year picker: `"current_year"` or a year number as a string (§7).

@@ -102,10 +102,10 @@ extension SurveyNativeSurvey {
                 continue
             }
             guard case .value(let operand) = validation.operand, let bound = SurveyNativeComparison.number(operand) else { continue }
-            switch validation.operation {
-            case "greater than", "greater than or equal to": low = max(low ?? bound, bound)
-            case "less than", "less than or equal to": high = min(high ?? bound, bound)
-            default: break
+            switch validation.comparison {
+            case .greaterThan, .greaterThanOrEqual: low = max(low ?? bound, bound)
+            case .lessThan, .lessThanOrEqual: high = min(high ?? bound, bound)
+            case .unimplemented: break
             }
             boundaries += neighbours(of: .number(bound))
         }
