@@ -5,7 +5,7 @@ import SurveyCore
 /// every id no question has.
 struct SurveyNativeConditionIndex {
     let file: String
-    let slotByID: [String: Int]
+    let slotByID: IDIndex
     let questionIDs: () -> [String]
     private(set) var compiled: [CompiledCondition?] = []
     /// For each slot, the slots its `show_if` names, in first-use order.
@@ -18,7 +18,7 @@ struct SurveyNativeConditionIndex {
     private(set) var valuelessLeaves: [Condition] = []
     private(set) var problems: [Diagnostic] = []
 
-    init(file: String, questions: [SurveyNative.Question], slotByID: [String: Int]) {
+    init(file: String, questions: [SurveyNative.Question], slotByID: IDIndex) {
         self.file = file
         self.slotByID = slotByID
         self.questionIDs = { questions.map(\.id) }
@@ -34,7 +34,7 @@ struct SurveyNativeConditionIndex {
 
     /// Compiles one condition that is not part of the survey (from a properties file).
     static func compile(
-        _ condition: Condition, file: String, slotByID: [String: Int], questionIDs: @escaping () -> [String]
+        _ condition: Condition, file: String, slotByID: IDIndex, questionIDs: @escaping () -> [String]
     ) -> (condition: CompiledCondition, problems: [Diagnostic], lacksValue: Bool) {
         var index = SurveyNativeConditionIndex(file: file, questions: [], slotByID: slotByID)
         var dependencies: [Int] = []

@@ -11,7 +11,7 @@ public struct SurveyNativeSurvey: Survey {
     public let topLevel: [Int]
     /// For each slot, the index of the top-level question whose section shows it (itself when top-level).
     let owners: [Int]
-    public let slotByID: [String: Int]
+    public let slotByID: IDIndex
     public let submit: SurveyNative.Submit
     /// Host-decided (custom) condition keys, in first-use order.
     public let hostConditionKeys: [String]
@@ -157,7 +157,7 @@ struct SurveyNativeOutline {
     let topLevel: [Int]
     let submit: SurveyNative.Submit
     /// The slot of each id (of its first question when the id is repeated).
-    let slotByID: [String: Int]
+    let slotByID: IDIndex
     let conditions: SurveyNativeConditionIndex
     /// Each question whose id an earlier one has, located at the later one.
     let duplicateIDs: [Diagnostic]
@@ -174,22 +174,16 @@ struct SurveyNativeOutline {
         self.topLevel = topLevel
         self.submit = submit
 
-        var slotByID = [String: Int](minimumCapacity: questions.count)
-        var duplicates: [Diagnostic] = []
-        for (slot, question) in questions.enumerated() {
-            if let first = slotByID[question.id] {
-                duplicates.append(
-                    Diagnostic(
-                        file: file, location: question.location,
-                        message: "duplicate id '\(question.id)' (first at \(questions[first].location.position)); expected every question id once, since answers are keyed by id",
-                        hint: "rename one of them: the engine stores both answers under one key, the later overwriting the earlier",
-                        rule: "sn-duplicate-id"))
-            } else {
-                slotByID[question.id] = slot
-            }
-        }
+        let (slotByID, repeats) = IDIndex.build(questions.map(\.id))
         self.slotByID = slotByID
-        self.duplicateIDs = duplicates
+        self.duplicateIDs = repeats.map { slot, first in
+            let question = questions[slot]
+            return Diagnostic(
+                file: file, location: question.location,
+                message: "duplicate id '\(question.id)' (first at \(questions[first].location.position)); expected every question id once, since answers are keyed by id",
+                hint: "rename one of them: the engine stores both answers under one key, the later overwriting the earlier",
+                rule: "sn-duplicate-id")
+        }
 
         let conditions = SurveyNativeConditionIndex(file: file, questions: questions, slotByID: slotByID)
         self.conditions = conditions
