@@ -12,6 +12,11 @@ public struct FlagIndex: Sendable, Equatable {
 
     public var count: Int { flags.count }
 
+    public mutating func reserveCapacity(_ capacity: Int) {
+        flags.reserveCapacity(capacity)
+        tree.reserveCapacity(capacity + 1)
+    }
+
     public subscript(index: Int) -> Bool { flags[index] }
 
     public mutating func append(_ flag: Bool) {

@@ -29,6 +29,24 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
     }
 
     public var description: String {
+        if (0...9999).contains(year), (1...12).contains(month), (1...31).contains(day) {
+            // The usual date, written digit by digit (picker refusals print dates on every walk step).
+            return String(unsafeUninitializedCapacity: 10) { buffer in
+                func put(_ value: Int, at offset: Int, width: Int) {
+                    var rest = value
+                    for place in stride(from: offset + width - 1, through: offset, by: -1) {
+                        buffer[place] = UInt8(ascii: "0") + UInt8(rest % 10)
+                        rest /= 10
+                    }
+                }
+                put(year, at: 0, width: 4)
+                put(month, at: 5, width: 2)
+                put(day, at: 8, width: 2)
+                buffer[4] = UInt8(ascii: "-")
+                buffer[7] = UInt8(ascii: "-")
+                return 10
+            }
+        }
         func pad(_ value: Int, _ width: Int) -> String {
             let digits = String(value)
             return String(repeating: "0", count: max(0, width - digits.count)) + digits

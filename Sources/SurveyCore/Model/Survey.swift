@@ -135,6 +135,8 @@ public protocol SurveySession: AnyObject {
     func visibleQuestion(at position: Int) -> String
     /// The index in the survey's `questionIDs` of the visible question at `position` in display order.
     func visibleQuestionIndex(at position: Int) -> Int
+    /// Both of the above at once (a format that finds the question once gives both for one search).
+    func visibleEntry(at position: Int) -> (question: String, index: Int)
     /// The position of the current question in the visible list, if it is current and visible.
     var currentVisiblePosition: Int? { get }
     /// A number that differs whenever the visible list differs (a hash of it).
@@ -151,6 +153,10 @@ extension SurveySession {
     public var visibleCount: Int { visibleQuestions.count }
 
     public func visibleQuestion(at position: Int) -> String { visibleQuestions[position] }
+
+    public func visibleEntry(at position: Int) -> (question: String, index: Int) {
+        (visibleQuestion(at: position), visibleQuestionIndex(at: position))
+    }
 
     public var currentVisiblePosition: Int? {
         currentQuestion.flatMap { visibleQuestions.firstIndex(of: $0) }

@@ -36,7 +36,7 @@ extension SurveyNativeSession {
             try commit(slot, value)
         case .singleTextField(let maxChars, let validations):
             guard let text = value.stringValue else { return misfit(slot, found: value) }
-            if let refusal = typingRefusal(text, maxChars, survey.questions[slot].id) { return .rejected(refusal) }
+            if let refusal = typingRefusal(text, maxChars, field: survey.questions[slot].id) { return .rejected(refusal) }
             if let message = try firstFailure(validations, text: text) { return .validationFailed(message) }
             try commit(slot, value)
         case .singleTextArea:
@@ -119,12 +119,12 @@ extension SurveyNativeSession {
         else { return misfit(slot, found: value) }
         for field in fields {
             guard let text = parts[field.label]?.stringValue else { continue }
-            if let refusal = typingRefusal(text, field.maxChars, "\(survey.questions[slot].id)/\(field.label)") { return .rejected(refusal) }
+            if let refusal = typingRefusal(text, field.maxChars, field: "\(survey.questions[slot].id)/\(field.label)") { return .rejected(refusal) }
             // The question's validations apply to every field (reference §5).
             if let message = try firstFailure(validations, text: text) { return .validationFailed(message) }
         }
         // Each field is stored under its label as it is edited; fields never edited stay absent.
-        var merged = state.answers[slot]?.objectValue ?? [:]
+        var merged = takeObject(at: slot)
         merged.merge(parts) { _, new in new }
         try commit(slot, .object(merged))
         return .ok
@@ -158,7 +158,7 @@ extension SurveyNativeSession {
         // Each radio tap stores {row: option} into the question's dictionary (SQ:1236-1246), row by row.
         for row in rows {
             guard let choice = parts[row] else { continue }
-            var merged = state.answers[slot]?.objectValue ?? [:]
+            var merged = takeObject(at: slot)
             merged[row] = choice
             try commit(slot, .object(merged))
         }
@@ -184,10 +184,15 @@ extension SurveyNativeSession {
     /// Next button (the parent, then its shown sub-questions), else the first with one.
     func nextButtonInActiveSection() -> Int? {
         guard !state.skipped[state.active] else { return nil }
-        var members = [activeSlot]
-        for sub in survey.questions[activeSlot].subQuestions where state.subShown[sub] { members.append(sub) }
-        let candidates = members.filter(hasNextButton)
-        return candidates.first { !isComplete($0) } ?? candidates.first
+        let subQuestions = survey.questions[activeSlot].subQuestions
+        var firstWithButton: Int?
+        for position in -1..<subQuestions.count {
+            let member = position < 0 ? activeSlot : subQuestions[position]
+            guard position < 0 || state.subShown[member], hasNextButton(member) else { continue }
+            if !isComplete(member) { return member }
+            if firstWithButton == nil { firstWithButton = member }
+        }
+        return firstWithButton
     }
 
     func noNextButton(_ slot: Int) -> String {
@@ -234,6 +239,14 @@ extension SurveyNativeSession {
 
     // MARK: helpers
 
+    /// The object answer at `slot` (empty when there is none), taken out of the state so that updating it
+    /// writes in place rather than copying it; the caller commits the updated object at once.
+    private func takeObject(at slot: Int) -> [String: JSONValue] {
+        guard case .object(let parts)? = state.answers[slot] else { return [:] }
+        state.answers[slot] = .null
+        return parts
+    }
+
     private func firstFailure(_ validations: [SurveyNative.Validation], text: String) throws(EngineCrash) -> String? {
         try SurveyNativeComparison.firstFailure(of: validations, text: { _ in text }, answerOf: answer(for:), checkedValidation: validationChecked)
     }
@@ -273,15 +286,15 @@ extension SurveyNativeSession {
     }
 
     /// `max_chars` limits typing (a string only; a non-integer string blocks all typing). Lengths are
-    /// counted as UIKit does, in UTF-16 units.
-    private func typingRefusal(_ text: String, _ maxChars: SurveyNative.MaxChars, _ field: String) -> String? {
+    /// counted as UIKit does, in UTF-16 units. The field's name is only worked out for a refusal.
+    private func typingRefusal(_ text: String, _ maxChars: SurveyNative.MaxChars, field: @autoclosure () -> String) -> String? {
         switch maxChars {
         case .unlimited: return nil
         case .limit(let limit):
             let length = text.utf16.count
-            return length > limit ? "'\(field)' takes at most \(limit) characters (max_chars); \(length) were typed" : nil
+            return length > limit ? "'\(field())' takes at most \(limit) characters (max_chars); \(length) were typed" : nil
         case .rejectsAll(let raw):
-            return text.isEmpty ? nil : "'\(field)' rejects all typing: its max_chars \"\(raw)\" is not an integer"
+            return text.isEmpty ? nil : "'\(field())' rejects all typing: its max_chars \"\(raw)\" is not an integer"
         }
     }
 

@@ -23,6 +23,9 @@ final class SurveyNativeSession: SurveySession {
     private(set) var evaluationCount = 0
     /// Where the session reports the branches it takes, if anywhere.
     private let coverage: (recorder: CoverageRecorder, layout: SurveyNativeCoverageLayout)?
+    /// The work lists of `reevaluateDependents` and `isReached`, kept between steps so a step allocates none.
+    private var dependentsQueue = VisitQueue()
+    private var reachQueue = VisitQueue()
 
     /// Everything the engine keeps (SQ:20-29), per session rather than process-global, for the frontier.
     struct State {
@@ -57,12 +60,24 @@ final class SurveyNativeSession: SurveySession {
         /// `metadataDefaults` (a process-global static in the engine): the label set last chosen per
         /// `options_metadata.id`, which later dynamic-label questions open with.
         var labelSetDefaults: [String: Int] = [:]
+
+        /// Room for the first slots and sections a session opens, so opening them does not grow the lists
+        /// one doubling at a time (the frontier still grows as far as a survey goes).
+        mutating func reserveCapacity(_ slots: Int, sections: Int) {
+            answers.reserveCapacity(slots)
+            finished.reserveCapacity(slots)
+            subShown.reserveCapacity(slots)
+            visible.reserveCapacity(slots)
+            skipped.reserveCapacity(sections)
+            evaluated.reserveCapacity(sections)
+        }
     }
 
     init(survey: SurveyNativeSurvey, settings: SessionSettings, coverage: CoverageRecorder? = nil) {
         self.survey = survey
         self.today = settings.today
         self.coverage = coverage.map { ($0, survey.layout()) }
+        state.reserveCapacity(min(survey.questions.count, 64), sections: min(survey.topLevel.count, 64))
         do throws(EngineCrash) {
             try openSection(0)
         } catch {
@@ -110,6 +125,11 @@ final class SurveyNativeSession: SurveySession {
     /// Slots are the indices of `questionIDs`.
     func visibleQuestionIndex(at position: Int) -> Int {
         state.visible.indexOfOn(position)
+    }
+
+    func visibleEntry(at position: Int) -> (question: String, index: Int) {
+        let slot = state.visible.indexOfOn(position)
+        return (survey.questions[slot].id, slot)
     }
 
     var currentVisiblePosition: Int? {
@@ -273,14 +293,13 @@ final class SurveyNativeSession: SurveySession {
         guard !direct.isEmpty else { return }
         // With frozen results or conditions that can crash, follow the whole map as the engine does.
         let everything = survey.hasCrashingConditions || !state.frozen.isEmpty
-        var queue = direct
-        var seen = Set<Int>()
-        if queue.count > 1 || everything { seen.formUnion(queue) }
-        var head = 0
-        while head < queue.count {
-            let index = queue[head]
-            let isDirect = head < direct.count
-            head += 1
+        var queue = VisitQueue()
+        swap(&queue, &dependentsQueue)
+        defer { swap(&queue, &dependentsQueue) }
+        queue.removeAll()
+        for index in direct { queue.insert(index) }
+        while let (index, position) = queue.next() {
+            let isDirect = position < direct.count
             if index <= state.active {
                 if isDirect || !state.evaluated[index] { try setSkipped(index, !evaluate(survey.topLevel[index])) }
             } else if everything {
@@ -288,7 +307,7 @@ final class SurveyNativeSession: SurveySession {
                 if survey.hasCrashingConditions { _ = try evaluate(survey.topLevel[index]) }
             }
             for next in survey.directDependents[survey.topLevel[index]] where everything || next <= state.active || survey.firstDownstream[next] <= state.active {
-                if seen.insert(next).inserted { queue.append(next) }
+                queue.insert(next)
             }
         }
     }
@@ -334,19 +353,20 @@ final class SurveyNativeSession: SurveySession {
     /// Whether an answered id is among the ids a question beyond the active one depends on, directly or
     /// through other top-level questions' `show_if`: the engine has then evaluated its condition.
     private func isReached(_ index: Int) -> Bool {
-        if state.reachedBeyond.contains(index) { return true }
-        var stack = [index]
-        var seen: Set<Int> = [index]
-        while let current = stack.popLast() {
+        if !state.reachedBeyond.isEmpty, state.reachedBeyond.contains(index) { return true }
+        var queue = VisitQueue()
+        swap(&queue, &reachQueue)
+        defer { swap(&queue, &reachQueue) }
+        queue.removeAll()
+        queue.insert(index)
+        while let (current, _) = queue.next() {
             for dependency in survey.dependencySlots[survey.topLevel[current]] {
                 if answer(at: dependency) != nil {
                     state.reachedBeyond.insert(index)
                     return true
                 }
                 let owner = survey.owners[dependency]
-                if survey.topLevel[owner] == dependency, survey.showIf[dependency] != nil, seen.insert(owner).inserted {
-                    stack.append(owner)
-                }
+                if survey.topLevel[owner] == dependency, survey.showIf[dependency] != nil { queue.insert(owner) }
             }
         }
         return false
@@ -393,13 +413,13 @@ final class SurveyNativeSession: SurveySession {
         let slot = survey.topLevel[index]
         var hidden = false
         var evaluated = false
-        if let frozen = state.frozen.removeValue(forKey: index) {
+        if !state.frozen.isEmpty, let frozen = state.frozen.removeValue(forKey: index) {
             // Recorded under a host's earlier answer: the next evaluation the engine makes may differ.
             (hidden, evaluated) = (frozen, false)
         } else if survey.showIf[slot] != nil, isReached(index) {
             (hidden, evaluated) = (try !evaluate(slot), true)
         }
-        state.reachedBeyond.remove(index)
+        if !state.reachedBeyond.isEmpty { state.reachedBeyond.remove(index) }
         state.skipped.append(hidden)
         state.evaluated.append(evaluated)
         for member in slot..<survey.sectionEnd[index] {

@@ -52,10 +52,10 @@ public struct ActionChooser {
     /// An answer to one of the visible questions at these positions.
     private mutating func answer(among positions: Range<Int>, in session: any SurveySession, stream: inout ChoiceStream) -> Action {
         // The id as the session shows it (a repeat instance's own id), the values of the item it is one of.
-        let position = positions.lowerBound + stream.draw(positions.count)
-        let values = candidateValues(ofQuestionAt: session.visibleQuestionIndex(at: position))
+        let (question, index) = session.visibleEntry(at: positions.lowerBound + stream.draw(positions.count))
+        let values = candidateValues(ofQuestionAt: index)
         guard !values.isEmpty else { return .next(question: nil) }
-        return .answer(question: session.visibleQuestion(at: position), value: values[stream.draw(values.count)])
+        return .answer(question: question, value: values[stream.draw(values.count)])
     }
 
     /// The candidate values of a question, computed once per walk run.

@@ -53,6 +53,9 @@ public struct ChoiceStream {
     public init(generator: SplitMix64) {
         self.generator = generator
         self.recorded = []
+        // A walk of a hundred steps makes a few hundred choices: one allocation each, not one per doubling.
+        draws.reserveCapacity(256)
+        stepStarts.reserveCapacity(128)
     }
 
     /// Replays a recording; then, with a generator, goes on drawing from it (a walk that starts the way a

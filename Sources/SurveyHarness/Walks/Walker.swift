@@ -72,6 +72,7 @@ public struct Walker {
         let session = survey.makeSession(settings, coverage: coverage)
         let checker = builtInProperties ? survey.makeStepChecker() : nil
         var outcome = Outcome()
+        outcome.actions.reserveCapacity(min(maxSteps, 128))
         var outcomes: [SurveyCore.Outcome] = []
         for step in 0..<maxSteps {
             guard let action = nextAction(session) else { break }
