@@ -61,9 +61,9 @@ public struct JSONCursor: Sendable {
     public var isNull: Bool { node.isNull }
 
     public var elements: [JSONCursor]? {
-        guard let nodes = node.elements else { return nil }
+        guard node.kind == .array else { return nil }
         let here = pointer
-        return nodes.enumerated().map { JSONCursor(node: $1, parent: here, step: .index($0)) }
+        return node.mapElements { JSONCursor(node: $1, parent: here, step: .index($0)) }
     }
 
     public var object: JSONObjectCursor? {

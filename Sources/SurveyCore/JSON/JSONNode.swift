@@ -114,14 +114,19 @@ public struct JSONNode: Sendable {
 
     /// The elements of an array, in order.
     public var elements: [JSONNode]? {
+        mapElements { $1 }
+    }
+
+    /// The elements of an array transformed in order (with their index), in one list; nil for a non-array.
+    func mapElements<Element>(_ transform: (Int, JSONNode) -> Element) -> [Element]? {
         guard entry.kind == .array else { return nil }
-        var result: [JSONNode] = []
+        var result: [Element] = []
         result.reserveCapacity(Int(entry.second))
         var child = index + 1
         let stop = end
         while child < stop {
             let node = JSONNode(document: document, index: child)
-            result.append(node)
+            result.append(transform(result.count, node))
             child = node.end
         }
         return result
@@ -159,12 +164,22 @@ public struct JSONNode: Sendable {
     /// The key and value nodes of the member with this key, for an object. Keys are compared byte by byte
     /// with the file, without making strings.
     public func member(_ key: String) -> (key: JSONNode, value: JSONNode)? {
-        let entries = document.entries
-        guard entries[index].kind == .object else { return nil }
-        let stop = Int(entries[index].first)
-        var key = key
-        return key.withUTF8 { wanted in
-            document.file.bytes.withUnsafeBufferPointer { bytes in
+        guard let found = memberIndex(key) else { return nil }
+        return (JSONNode(document: document, index: found), JSONNode(document: document, index: found + 1))
+    }
+
+    /// The entry index of the key of the member named `key`, comparing the key's bytes with the file's in
+    /// place (the keys decoders ask for are literals, whose bytes come without copying).
+    private func memberIndex(_ key: String) -> Int? {
+        if let found = key.utf8.withContiguousStorageIfAvailable({ memberIndex(utf8: $0) }) { return found }
+        return Array(key.utf8).withUnsafeBufferPointer { memberIndex(utf8: $0) }
+    }
+
+    private func memberIndex(utf8 wanted: UnsafeBufferPointer<UInt8>) -> Int? {
+        document.entries.withUnsafeBufferPointer { entries in
+            guard entries[index].kind == .object else { return nil }
+            let stop = Int(entries[index].first)
+            return document.file.bytes.withUnsafeBufferPointer { bytes in
                 var child = index + 1
                 while child < stop {
                     let name = entries[child]
@@ -176,10 +191,9 @@ public struct JSONNode: Sendable {
                     } else {
                         matches = document.strings[Int(name.first)].utf8.elementsEqual(wanted)
                     }
-                    let value = child + 1
-                    if matches { return (JSONNode(document: document, index: child), JSONNode(document: document, index: value)) }
-                    let valueEntry = entries[value]
-                    child = valueEntry.kind == .array || valueEntry.kind == .object ? Int(valueEntry.first) : value + 1
+                    if matches { return child }
+                    let valueEntry = entries[child + 1]
+                    child = valueEntry.kind == .array || valueEntry.kind == .object ? Int(valueEntry.first) : child + 2
                 }
                 return nil
             }

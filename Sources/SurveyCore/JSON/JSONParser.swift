@@ -14,6 +14,9 @@ public struct JSONParser {
     private var entries: [JSONDocument.Entry] = []
     private var numbers: [Double] = []
     private var strings: [String] = []
+    /// The key entries of the objects being parsed, innermost last: one list for the whole parse, so an
+    /// object's duplicate check allocates nothing.
+    private var openKeys: [Int] = []
 
     /// The largest file the 32-bit offsets of a document can hold.
     public static let maximumFileSize = Int(Int32.max)
@@ -156,7 +159,8 @@ public struct JSONParser {
         append(.object, at: start)
         index += 1
         // The entries of this object's keys, to find duplicates: a scan in small objects, a set in large ones.
-        var keys: [Int] = []
+        let keysStart = openKeys.count
+        defer { openKeys.removeSubrange(keysStart...) }
         var seen: Set<String> = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
@@ -173,16 +177,17 @@ public struct JSONParser {
             try parseString()
             let key = entries.count - 1
             let duplicate: Bool
-            if keys.count < 16 {
-                duplicate = keys.contains { sameText($0, key) }
+            let keyCount = openKeys.count - keysStart
+            if keyCount < 16 {
+                duplicate = openKeys[keysStart...].contains { sameText($0, key) }
             } else {
-                if seen.isEmpty { seen = Set(keys.map(text(of:))) }
+                if seen.isEmpty { seen = Set(openKeys[keysStart...].map(text(of:))) }
                 duplicate = !seen.insert(text(of: key)).inserted
             }
             if duplicate {
                 throw Failure(offset: keyOffset, message: "duplicate key \(CanonicalJSON.quote(text(of: key))) in this object; expected each key once")
             }
-            keys.append(key)
+            openKeys.append(key)
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                 throw Failure(offset: index, message: "unexpected \(describeCurrent()); expected ':' after the key \(CanonicalJSON.quote(text(of: key)))")
@@ -199,7 +204,7 @@ public struct JSONParser {
             }
             if bytes[index] == UInt8(ascii: "}") {
                 index += 1
-                close(position, count: keys.count)
+                close(position, count: openKeys.count - keysStart)
                 return
             }
             throw Failure(offset: index, message: "unexpected \(describeCurrent()); expected ',' or '}' after an object member")

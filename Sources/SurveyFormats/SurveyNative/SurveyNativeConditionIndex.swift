@@ -25,9 +25,9 @@ struct SurveyNativeConditionIndex {
         self.leavesAbout = Array(repeating: [], count: questions.count)
         compiled.reserveCapacity(questions.count)
         dependencySlots.reserveCapacity(questions.count)
-        for (slot, question) in questions.enumerated() {
+        for slot in questions.indices {
             var dependencies: [Int] = []
-            compiled.append(question.showIf.map { compile($0, of: slot, subject: "'\(question.id)'", evaluated: true, into: &dependencies) })
+            compiled.append(questions[slot].showIf.map { compile($0, of: slot, subject: questions[slot].id, evaluated: true, into: &dependencies) })
             dependencySlots.append(dependencies)
         }
     }
@@ -47,13 +47,13 @@ struct SurveyNativeConditionIndex {
 
     static let danglingHint = "use the id of a question in this file (ids are case-sensitive)"
 
-    /// `subject` names the question in messages ("'age'"); nil for a condition of its own.
+    /// `subject` is the id of the question whose condition this is, for messages; nil for a condition of its own.
     private mutating func compile(
         _ condition: Condition, of slot: Int, subject: String?, evaluated: Bool, into dependencies: inout [Int]
     ) -> CompiledCondition {
         switch condition.kind {
         case .leaf(let leaf):
-            guard let target = resolve(leaf.question, subject.map { "show_if of \($0)" } ?? "the condition", condition.location, into: &dependencies) else {
+            guard let target = resolve(leaf.question, subject.map { "show_if of '\($0)'" } ?? "the condition", condition.location, into: &dependencies) else {
                 return .constant(false)
             }
             if leaf.operand != nil {
@@ -68,7 +68,7 @@ struct SurveyNativeConditionIndex {
             return .any(children.map { compile($0, of: slot, subject: subject, evaluated: evaluated, into: &dependencies) })
         case .host(let host):
             for input in host.inputs {
-                _ = resolve(input, subject.map { "the custom condition of \($0)" } ?? "the custom condition", condition.location, into: &dependencies)
+                _ = resolve(input, subject.map { "the custom condition of '\($0)'" } ?? "the custom condition", condition.location, into: &dependencies)
             }
             if let key = host.key {
                 if !hostKeys.contains(key) { hostKeys.append(key) }
@@ -83,12 +83,12 @@ struct SurveyNativeConditionIndex {
     }
 
     /// The slot of an id a condition names, added to the dependencies; nil (and a problem) when no question has it.
-    private mutating func resolve(_ id: String, _ what: String, _ location: SourceLocation, into dependencies: inout [Int]) -> Int? {
+    private mutating func resolve(_ id: String, _ what: @autoclosure () -> String, _ location: SourceLocation, into dependencies: inout [Int]) -> Int? {
         guard let slot = slotByID[id] else {
             problems.append(
                 Diagnostic(
                     file: file, location: location,
-                    message: "\(what) refers to '\(id)', which no question has\(Spelling.suggestion(for: id, in: questionIDs()))",
+                    message: "\(what()) refers to '\(id)', which no question has\(Spelling.suggestion(for: id, in: questionIDs()))",
                     hint: SurveyNativeConditionIndex.danglingHint, rule: "sn-dangling-id"))
             return nil
         }

@@ -314,34 +314,36 @@ struct SurveyNativeDecoder {
     /// labels and Other options; `max_chars` outside single text fields and the fields of a multi_text_field;
     /// the keyboard of an add_text_field, whose cell never applies it.
     private mutating func reportIgnoredKeys(of kind: SurveyNative.Kind, _ object: JSONObjectCursor, id: String) {
-        var validationsIgnored: String? = "the engine does not validate a \(kind.typeName)"
-        var maxCharsIgnored: String? = "only a single_text_field and the fields of a multi_text_field limit typing"
+        if case .addTextField = kind, let keyboard = object["input_type"], keyboard.stringValue != "default" {
+            report(
+                .warning, keyboard, "add_text_field '\(id)' ignores \"input_type\": its cell never applies the keyboard (reference §1)",
+                hint: "remove it; a number pad cannot be had on an add_text_field", rule: "sn-ignored-key")
+        }
+        // Most questions have neither key, so the reasons are only worked out for a key that is there.
+        for key in ["validations", "max_chars"] {
+            guard let ignored = object[key], let why = SurveyNativeDecoder.whyIgnored(key, by: kind) else { continue }
+            report(
+                .warning, ignored, "\(kind.typeName) '\(id)' ignores \"\(key)\" (\(why), reference §5)",
+                hint: "remove it, or use a question type that honours it", rule: "sn-ignored-validation")
+        }
+    }
+
+    /// Why a question of this kind ignores `validations` or `max_chars`, or nil when it honours the key.
+    private static func whyIgnored(_ key: String, by kind: SurveyNative.Kind) -> String? {
+        let validations = key == "validations"
         switch kind {
         case .singleTextField:
-            (validationsIgnored, maxCharsIgnored) = (nil, nil)
+            return nil
         case .multiTextField:
-            (validationsIgnored, maxCharsIgnored) = (nil, "each field is limited by its own max_chars")
+            return validations ? nil : "each field is limited by its own max_chars"
         case .dynamicLabelTextField:
-            validationsIgnored = nil
+            return validations ? nil : "only a single_text_field and the fields of a multi_text_field limit typing"
         case .singleTextArea:
-            (validationsIgnored, maxCharsIgnored) = ("its cell type is text_area", "its cell type is text_area")
+            return "its cell type is text_area"
         case .singleSelect, .multiSelect:
-            validationsIgnored = "only the validations of its Other option apply"
-        case .addTextField:
-            if let keyboard = object["input_type"], keyboard.stringValue != "default" {
-                report(
-                    .warning, keyboard, "add_text_field '\(id)' ignores \"input_type\": its cell never applies the keyboard (reference §1)",
-                    hint: "remove it; a number pad cannot be had on an add_text_field", rule: "sn-ignored-key")
-            }
-        case .yearPicker, .datePicker, .segmentSelect, .tableSelect, .unknown:
-            break
-        }
-        for (key, why) in [("validations", validationsIgnored), ("max_chars", maxCharsIgnored)] {
-            if let why, let ignored = object[key] {
-                report(
-                    .warning, ignored, "\(kind.typeName) '\(id)' ignores \"\(key)\" (\(why), reference §5)",
-                    hint: "remove it, or use a question type that honours it", rule: "sn-ignored-validation")
-            }
+            return validations ? "only the validations of its Other option apply" : "only a single_text_field and the fields of a multi_text_field limit typing"
+        case .addTextField, .yearPicker, .datePicker, .segmentSelect, .tableSelect, .unknown:
+            return validations ? "the engine does not validate a \(kind.typeName)" : "only a single_text_field and the fields of a multi_text_field limit typing"
         }
     }
 

@@ -50,18 +50,21 @@ public struct SurveyNativeSurvey: Survey {
         self.file = outline.file
         self.questions = questions
         self.topLevel = topLevel
-        self.owners = questions.map(\.owner)
+        let owners = questions.map(\.owner)
+        self.owners = owners
         self.submit = submit
         self.slotByID = outline.slotByID
 
-        var mayCrash = index.hasCrashingConditions || questions.contains { $0.crash != nil }
+        // The loops over questions read one field at a time: copying a whole question retains all its parts.
+        var mayCrash = index.hasCrashingConditions || questions.indices.contains { questions[$0].crash != nil }
             || submit.url.map(SurveyNativeSurvey.isValidURL) != true || submit.buttonTitle == nil
-        for question in questions {
-            for validation in question.kind.allValidations {
+        for slot in questions.indices {
+            let kind = questions[slot].kind
+            for validation in kind.allValidations {
                 if case .answer = validation.operand { mayCrash = true }
                 if validation.failMessage == nil { mayCrash = true }
             }
-            if case .dynamicLabelTextField(_, _, let validations) = question.kind, validations.contains(where: { $0.forLabel == nil }) {
+            if case .dynamicLabelTextField(_, _, let validations) = kind, validations.contains(where: { $0.forLabel == nil }) {
                 mayCrash = true
             }
         }
@@ -75,9 +78,9 @@ public struct SurveyNativeSurvey: Survey {
         self.leavesAbout = index.leavesAbout
         var dependents = [[Int]](repeating: [], count: questions.count)
         var subDependents = [[Int]](repeating: [], count: questions.count)
-        for (slot, question) in questions.enumerated() {
+        for slot in questions.indices {
             for dependency in dependencySlots[slot] {
-                if question.isSubQuestion { subDependents[dependency].append(slot) } else { dependents[dependency].append(question.owner) }
+                if questions[slot].isSubQuestion { subDependents[dependency].append(slot) } else { dependents[dependency].append(owners[slot]) }
             }
         }
         self.directDependents = dependents
@@ -188,13 +191,13 @@ struct SurveyNativeOutline {
         let conditions = SurveyNativeConditionIndex(file: file, questions: questions, slotByID: slotByID)
         self.conditions = conditions
         var dangling = conditions.problems
-        for question in questions {
-            for validation in question.kind.allValidations {
+        for slot in questions.indices {
+            for validation in questions[slot].kind.allValidations {
                 if case .answer(let other) = validation.operand, slotByID[other] == nil {
                     dangling.append(
                         Diagnostic(
                             file: file, location: validation.location,
-                            message: "a validation of '\(question.id)' refers to '\(other)', which no question has\(Spelling.suggestion(for: other, in: questions.map(\.id)))",
+                            message: "a validation of '\(questions[slot].id)' refers to '\(other)', which no question has\(Spelling.suggestion(for: other, in: questions.map(\.id)))",
                             hint: SurveyNativeConditionIndex.danglingHint, rule: "sn-dangling-id"))
                 }
             }
