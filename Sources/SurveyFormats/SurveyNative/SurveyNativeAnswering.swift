@@ -118,7 +118,7 @@ extension SurveyNativeSession {
             parts.keys.allSatisfy({ key in fields.contains { $0.label == key } })
         else { return misfit(slot, found: value) }
         for field in fields {
-            guard let text = parts[field.label]?.stringValue else { continue }
+            guard let text = parts.scanning(field.label)?.stringValue else { continue }
             if let refusal = typingRefusal(text, field.maxChars, field: "\(survey.questions[slot].id)/\(field.label)") { return .rejected(refusal) }
             // The question's validations apply to every field (reference §5).
             if let message = try firstFailure(validations, text: text) { return .validationFailed(message) }
@@ -137,8 +137,8 @@ extension SurveyNativeSession {
             let setIndex = labelSets.firstIndex(where: { labels in parts.keys.allSatisfy(labels.contains) })
         else { return misfit(slot, found: value) }
         // The answer is keyed by the labels of the chosen set; empty fields are stored as "".
-        var values: [String: JSONValue] = [:]
-        for label in labelSets[setIndex] { values[label] = parts[label] ?? "" }
+        var values = [String: JSONValue](minimumCapacity: labelSets[setIndex].count)
+        for label in labelSets[setIndex] { values[label] = parts.scanning(label) ?? "" }
         if let message = try dynamicLabelFailure(values, labels: labelSets[setIndex], validations) {
             return .validationFailed(message)
         }
@@ -152,12 +152,12 @@ extension SurveyNativeSession {
             parts.allSatisfy({ row, choice in rows.contains(row) && choice.stringValue.map(options.contains) == true })
         else { return misfit(slot, found: value) }
         for row in rows {
-            guard let choice = parts[row]?.stringValue, let index = options.firstIndex(of: choice), index >= 3 else { continue }
+            guard let choice = parts.scanning(row)?.stringValue, let index = options.firstIndex(of: choice), index >= 3 else { continue }
             return .rejected("option '\(choice)' of '\(survey.questions[slot].id)' cannot be picked: the table cell has three buttons, for the first three options only")
         }
         // Each radio tap stores {row: option} into the question's dictionary (SQ:1236-1246), row by row.
         for row in rows {
-            guard let choice = parts[row] else { continue }
+            guard let choice = parts.scanning(row) else { continue }
             var merged = takeObject(at: slot)
             merged[row] = choice
             try commit(slot, .object(merged))
@@ -248,7 +248,7 @@ extension SurveyNativeSession {
     }
 
     private func firstFailure(_ validations: [SurveyNative.Validation], text: String) throws(EngineCrash) -> String? {
-        try SurveyNativeComparison.firstFailure(of: validations, text: { _ in text }, answerOf: answer(for:), checkedValidation: validationChecked)
+        try SurveyNativeComparison.firstFailure(of: validations, text: { _ in text }, answerOf: answer(for:), checked: validationReporter)
     }
 
     /// Validations of a dynamic-label question apply to their `for_label` field, skipped when that label is
@@ -258,13 +258,13 @@ extension SurveyNativeSession {
     ) throws(EngineCrash) -> String? {
         try SurveyNativeComparison.firstFailure(
             of: validations,
-            text: { validation throws(EngineCrash) -> String? in
-                guard let label = validation.forLabel else {
+            text: { forLabel throws(EngineCrash) -> String? in
+                guard let label = forLabel else {
                     throw EngineCrash(reason: "a dynamic-label validation has no \"for_label\", which the engine force-unwraps")
                 }
-                return labels.contains(label) ? (values[label]?.stringValue ?? "") : nil
+                return labels.contains(label) ? (values.scanning(label)?.stringValue ?? "") : nil
             },
-            answerOf: answer(for:), checkedValidation: validationChecked)
+            answerOf: answer(for:), checked: validationReporter)
     }
 
     /// The label set a dynamic-label question shows: the one its answer uses, else the one last chosen for

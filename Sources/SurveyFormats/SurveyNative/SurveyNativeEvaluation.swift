@@ -12,10 +12,41 @@ indirect enum CompiledCondition: Sendable {
         case equals, notEquals, greaterThan, greaterThanOrEqual, lessThan, lessThanOrEqual, contains, notContains
         /// Any other operation is false (logged by the engine).
         case unknown
+
+        init(operation: String) {
+            switch operation {
+            case "equals": self = .equals
+            case "not equals": self = .notEquals
+            case "greater than": self = .greaterThan
+            case "greater than or equal to": self = .greaterThanOrEqual
+            case "less than": self = .lessThan
+            case "less than or equal to": self = .lessThanOrEqual
+            case "contains": self = .contains
+            case "not contains": self = .notContains
+            default: self = .unknown
+            }
+        }
     }
 
-    /// `operand` nil means the file gives no `value`: the engine force-unwraps it and crashes.
-    case leaf(slot: Int, key: String?, test: Test, operand: JSONValue?, question: String)
+    /// A comparison of one answer, shared rather than copied part by part at each evaluation.
+    final class Leaf: Sendable {
+        let slot: Int
+        let key: String?
+        let test: Test
+        /// nil means the file gives no `value`: the engine force-unwraps it and crashes.
+        let operand: JSONValue?
+        let question: String
+
+        init(slot: Int, key: String?, test: Test, operand: JSONValue?, question: String) {
+            self.slot = slot
+            self.key = key
+            self.test = test
+            self.operand = operand
+            self.question = question
+        }
+    }
+
+    case leaf(Leaf)
     case all([CompiledCondition])
     case any([CompiledCondition])
     case host(key: String?)
@@ -23,33 +54,22 @@ indirect enum CompiledCondition: Sendable {
 
     /// A leaf whose question is at `slot`.
     init(leaf: ConditionLeaf, slot: Int) {
-        let test: Test =
-            switch leaf.operation {
-            case "equals": .equals
-            case "not equals": .notEquals
-            case "greater than": .greaterThan
-            case "greater than or equal to": .greaterThanOrEqual
-            case "less than": .lessThan
-            case "less than or equal to": .lessThanOrEqual
-            case "contains": .contains
-            case "not contains": .notContains
-            default: .unknown
-            }
-        self = .leaf(slot: slot, key: leaf.key, test: test, operand: leaf.operand, question: leaf.question)
+        let test = Test(operation: leaf.operation)
+        self = .leaf(Leaf(slot: slot, key: leaf.key, test: test, operand: leaf.operand, question: leaf.question))
     }
 
     func evaluate(answers: [JSONValue?], host: [String: Bool]) throws(EngineCrash) -> Bool {
         switch self {
-        case .leaf(let slot, let key, let test, let operand, let question):
-            guard let operand else {
-                throw EngineCrash(reason: "a show_if condition on '\(question)' has no \"value\", which the engine force-unwraps (SQ:472)")
+        case .leaf(let leaf):
+            guard let operand = leaf.operand else {
+                throw EngineCrash(reason: "a show_if condition on '\(leaf.question)' has no \"value\", which the engine force-unwraps (SQ:472)")
             }
-            var answer = slot < answers.count ? answers[slot] : nil
+            var answer = leaf.slot < answers.count ? answers[leaf.slot] : nil
             // `subid` picks a part of a dictionary answer; on any other answer it is ignored (SQ:474-476).
-            if let key, case .object(let parts) = answer {
-                answer = parts[key]
+            if let key = leaf.key, case .object(let parts) = answer {
+                answer = parts.scanning(key)
             }
-            return SurveyNativeComparison.test(test, answer: answer, operand: operand)
+            return SurveyNativeComparison.test(leaf.test, answer: answer, operand: operand)
         case .all(let children):
             for child in children where try !child.evaluate(answers: answers, host: host) { return false }
             return true
@@ -70,10 +90,10 @@ extension CompiledCondition {
     /// coverage.
     func trace(answers: [JSONValue?], host: [String: Bool], into values: inout [CoverageRecorder.LeafValue]) throws(EngineCrash) -> Bool {
         switch self {
-        case .leaf(let slot, let key, _, _, _):
+        case .leaf(let leaf):
             let outcome = try evaluate(answers: answers, host: host)
-            var answer = slot < answers.count ? answers[slot] : nil
-            if let key, case .object(let parts) = answer { answer = parts[key] }
+            var answer = leaf.slot < answers.count ? answers[leaf.slot] : nil
+            if let key = leaf.key, case .object(let parts) = answer { answer = parts[key] }
             values.append(answer == nil ? (outcome ? .unansweredTrue : .unansweredFalse) : (outcome ? .true : .false))
             return outcome
         case .host:
@@ -153,18 +173,20 @@ enum SurveyNativeComparison {
 
     /// `DefaultValidator`: validations run in order and the first failure's message is returned. Only the
     /// four numeric comparisons exist; any other operation (even `equals`) fails (reference §5).
-    /// `text` gives the text a validation checks, or nil to skip it (a `for_label` not on screen).
+    /// `text` gives the text a validation checks from its `for_label`, or nil to skip it (a label not on
+    /// screen); `checked` hears where each validation that ran is and whether it passed.
     static func firstFailure(
         of validations: [SurveyNative.Validation],
-        text: (SurveyNative.Validation) throws(EngineCrash) -> String?,
+        text: (_ forLabel: String?) throws(EngineCrash) -> String?,
         answerOf: (String) -> JSONValue?,
-        checkedValidation: ((SurveyNative.Validation, Bool) -> Void)? = nil
+        checked: ((SourceLocation, Bool) -> Void)? = nil
     ) throws(EngineCrash) -> String? {
-        for validation in validations {
-            guard let text = try text(validation) else { continue }
+        // Each validation's fields are read in place: copying a whole validation retains all its parts.
+        for index in validations.indices {
+            guard let text = try text(validations[index].forLabel) else { continue }
             let bound: Double?
-            switch validation.operand {
-            case .value: bound = validation.operandNumber
+            switch validations[index].operand {
+            case .value: bound = validations[index].operandNumber
             case .none: bound = nil
             case .answer(let other):
                 guard let answer = answerOf(other) else {
@@ -173,10 +195,11 @@ enum SurveyNativeComparison {
                 bound = number(answer)
             }
             // Both sides go through Double; a side that is not a number fails the validation.
-            let passed = bound.map { bound in DecimalNumber.parse(text).map { validation.comparison.holds($0, bound) } ?? false } ?? false
-            checkedValidation?(validation, passed)
+            let comparison = validations[index].comparison
+            let passed = bound.map { bound in DecimalNumber.parse(text).map { comparison.holds($0, bound) } ?? false } ?? false
+            checked?(validations[index].location, passed)
             if passed { continue }
-            guard let message = validation.failMessage else {
+            guard let message = validations[index].failMessage else {
                 throw EngineCrash(reason: "a failing validation has no \"on_fail_message\", which the engine force-casts (DefaultValidator.swift:21-32)")
             }
             return message

@@ -306,10 +306,7 @@ extension SurveyNativeLint {
 
 extension ConditionLeaf {
     /// What the engine does with the operation.
-    fileprivate var test: CompiledCondition.Test {
-        guard case .leaf(_, _, let test, _, _) = CompiledCondition(leaf: self, slot: 0) else { return .unknown }
-        return test
-    }
+    fileprivate var test: CompiledCondition.Test { CompiledCondition.Test(operation: operation) }
 }
 
 extension CompiledCondition.Test {

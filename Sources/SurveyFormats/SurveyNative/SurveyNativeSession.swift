@@ -91,21 +91,35 @@ final class SurveyNativeSession: SurveySession {
         if state.submitted {
             return StepResult(.rejected("the survey was submitted and the engine dismissed it"))
         }
-        let saved = survey.mayCrash ? state : nil
-        let wasDeadEnd = isDeadEnd
-        var events: [TraceEvent] = []
         do throws(EngineCrash) {
-            let outcome = try apply(action, events: &events)
-            if survey.mayCrash { try checkShownQuestions() }
-            if !wasDeadEnd, isDeadEnd {
-                events.append(TraceEvent("dead_end", detail: ["question": .string(survey.questions[activeSlot].id)]))
-            }
-            assert(invariantViolation() == nil, "the session's view drifted from its answers: \(invariantViolation() ?? "")")
-            return StepResult(outcome, events: events)
+            return survey.mayCrash ? try stepUndoingCrashes(action) : try step(action)
         } catch {
-            if let saved { state = saved }
             return StepResult(.rejected("the real SurveyNative engine would crash here: \(error.reason)"))
         }
+    }
+
+    /// A step on a survey that can crash the engine: a crash leaves the state as it was before the step.
+    private func stepUndoingCrashes(_ action: Action) throws(EngineCrash) -> StepResult {
+        let saved = state
+        do throws(EngineCrash) {
+            let result = try step(action)
+            try checkShownQuestions()
+            return result
+        } catch {
+            state = saved
+            throw error
+        }
+    }
+
+    private func step(_ action: Action) throws(EngineCrash) -> StepResult {
+        let wasDeadEnd = isDeadEnd
+        var events: [TraceEvent] = []
+        let outcome = try apply(action, events: &events)
+        if !wasDeadEnd, isDeadEnd {
+            events.append(TraceEvent("dead_end", detail: ["question": .string(survey.questions[activeSlot].id)]))
+        }
+        assert(invariantViolation() == nil, "the session's view drifted from its answers: \(invariantViolation() ?? "")")
+        return StepResult(outcome, events: events)
     }
 
     var currentQuestion: String? {
@@ -344,10 +358,14 @@ final class SurveyNativeSession: SurveySession {
         return outcome
     }
 
-    /// Reports a validation the engine ran, for coverage.
-    func validationChecked(_ validation: SurveyNative.Validation, passed: Bool) {
-        guard let coverage, let index = coverage.layout.validationIndex[validation.location.position] else { return }
-        coverage.recorder.validation(index, passed: passed)
+    /// What reports each validation the engine runs (where it is, whether it passed) for coverage; nil
+    /// without coverage.
+    var validationReporter: ((SourceLocation, Bool) -> Void)? {
+        guard let coverage else { return nil }
+        return { location, passed in
+            guard let index = coverage.layout.validationIndex[location.position] else { return }
+            coverage.recorder.validation(index, passed: passed)
+        }
     }
 
     /// Whether an answered id is among the ids a question beyond the active one depends on, directly or

@@ -8,6 +8,7 @@ public struct ActionChooser {
     public let survey: any Survey
     public let settings: SessionSettings
     private let questionIDs: [String]
+    private let hostConditionKeys: [String]
     /// Candidate values by index in `questionIDs`, computed when first needed.
     private var candidates: [[JSONValue]?]
 
@@ -15,6 +16,7 @@ public struct ActionChooser {
         self.survey = survey
         self.settings = settings
         self.questionIDs = survey.questionIDs
+        self.hostConditionKeys = survey.hostConditionKeys
         self.candidates = Array(repeating: nil, count: questionIDs.count)
     }
 
@@ -26,7 +28,7 @@ public struct ActionChooser {
         let next = 10
         let editEarlier = (position ?? visibleCount) > 0 ? 15 : 0
         let submit = session.isSubmittable ? 10 : 0
-        let custom = survey.hostConditionKeys.isEmpty ? 0 : 5
+        let custom = hostConditionKeys.isEmpty ? 0 : 5
         let others = session.otherActions
         let other = others.isEmpty ? 0 : 10
         var pick = stream.draw(answerCurrent + next + editEarlier + submit + custom + other)
@@ -44,9 +46,8 @@ public struct ActionChooser {
 
     /// A host condition set one way or the other.
     private func hostCondition(stream: inout ChoiceStream) -> Action {
-        let keys = survey.hostConditionKeys
-        let choice = stream.draw(keys.count * 2)
-        return .hostCondition(key: keys[choice / 2], outcome: choice % 2 == 0)
+        let choice = stream.draw(hostConditionKeys.count * 2)
+        return .hostCondition(key: hostConditionKeys[choice / 2], outcome: choice % 2 == 0)
     }
 
     /// An answer to one of the visible questions at these positions.

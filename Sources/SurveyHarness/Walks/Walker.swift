@@ -94,7 +94,8 @@ public struct Walker {
                 }
             }
             // A session that ended by itself (a task its rules finished) is as done as one submitted.
-            if action == .submit && result.outcome == .ok || session.hasEnded {
+            let submitted = if case .submit = action { result.outcome == .ok } else { false }
+            if submitted || session.hasEnded {
                 outcome.submitted = true
                 break
             }
@@ -158,25 +159,34 @@ private final class RoundTripCache {
 }
 
 /// Tries to finish a session: answers the questions on screen with their candidate values and taps Next
-/// until Submit shows. Used to check that Submit stays reachable.
+/// until Submit shows. Used to check that Submit stays reachable. It reads the session through its cheap
+/// views (fingerprint, positions), never the whole visible list, so a survey of 100,000 questions is
+/// finished in time linear in its length.
 struct SubmitFinder {
     let survey: any Survey
     let settings: SessionSettings
 
     /// nil when Submit shows (or was tapped); otherwise the question the session cannot get past.
     func stuckQuestion(continuing session: any SurveySession) -> String? {
-        let limit = survey.questionIDs.count * 4 + 8
+        var candidates: [Int: [JSONValue]] = [:]
+        let ids = survey.questionIDs
+        let limit = ids.count * 4 + 8
         for _ in 0..<limit {
             if session.isSubmittable || session.hasEnded { return nil }
-            let before = Trace.View(of: session)
-            guard let current = before.current, let position = before.visible.firstIndex(of: current) else {
-                if before.current == nil, takeOtherAction(session) { continue }
-                return before.current ?? "(no question waits and Submit is not shown)"
+            let before = session.viewFingerprint
+            guard let current = session.currentQuestion, let position = session.currentVisiblePosition else {
+                if session.currentQuestion == nil, takeOtherAction(session) { continue }
+                return session.currentQuestion ?? "(no question waits and Submit is not shown)"
             }
+            // The visible list stays as it was until an answer changes the view, which ends the search.
             var progressed = false
-            for question in before.visible[position...] where !progressed {
-                for value in survey.candidateValues(for: question, settings: settings) {
-                    if session.perform(.answer(question: question, value: value)).outcome == .ok, Trace.View(of: session) != before {
+            var next = position
+            while !progressed, next < session.visibleCount {
+                let (question, index) = session.visibleEntry(at: next)
+                next += 1
+                if candidates[index] == nil { candidates[index] = survey.candidateValues(for: ids[index], settings: settings) }
+                for value in candidates[index] ?? [] {
+                    if session.perform(.answer(question: question, value: value)).outcome == .ok, session.viewFingerprint != before {
                         progressed = true
                         break
                     }
@@ -184,7 +194,7 @@ struct SubmitFinder {
             }
             if !progressed {
                 _ = session.perform(.next(question: nil))
-                progressed = Trace.View(of: session) != before
+                progressed = session.viewFingerprint != before
             }
             if !progressed { return current }
         }
