@@ -369,8 +369,10 @@ final class SurveyNativeSession: SurveySession {
     }
 
     /// Whether an answered id is among the ids a question beyond the active one depends on, directly or
-    /// through other top-level questions' `show_if`: the engine has then evaluated its condition.
-    private func isReached(_ index: Int) -> Bool {
+    /// through other top-level questions' `show_if`: the engine has then evaluated its condition. A
+    /// question found reached is remembered while it stays beyond the active one (`remembering`); one about
+    /// to be opened need not be.
+    private func isReached(_ index: Int, remembering: Bool = true) -> Bool {
         if !state.reachedBeyond.isEmpty, state.reachedBeyond.contains(index) { return true }
         var queue = VisitQueue()
         swap(&queue, &reachQueue)
@@ -380,7 +382,7 @@ final class SurveyNativeSession: SurveySession {
         while let (current, _) = queue.next() {
             for dependency in survey.dependencySlots[survey.topLevel[current]] {
                 if answer(at: dependency) != nil {
-                    state.reachedBeyond.insert(index)
+                    if remembering { state.reachedBeyond.insert(index) }
                     return true
                 }
                 let owner = survey.owners[dependency]
@@ -434,7 +436,7 @@ final class SurveyNativeSession: SurveySession {
         if !state.frozen.isEmpty, let frozen = state.frozen.removeValue(forKey: index) {
             // Recorded under a host's earlier answer: the next evaluation the engine makes may differ.
             (hidden, evaluated) = (frozen, false)
-        } else if survey.showIf[slot] != nil, isReached(index) {
+        } else if survey.showIf[slot] != nil, isReached(index, remembering: false) {
             (hidden, evaluated) = (try !evaluate(slot), true)
         }
         if !state.reachedBeyond.isEmpty { state.reachedBeyond.remove(index) }
