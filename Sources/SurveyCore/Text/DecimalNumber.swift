@@ -27,26 +27,24 @@ public enum DecimalNumber {
         let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
         if negative { index += 1 }
         var mantissa: UInt64 = 0
-        var digits = 0
-        var fractionDigits = 0
-        var integerDigits = 0
-        while index < bytes.count, let digit = digitValue(bytes[index]) {
-            mantissa = mantissa &* 10 &+ digit
-            digits += 1
-            integerDigits += 1
-            index += 1
-        }
-        guard integerDigits > 0 else { return nil }
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            index += 1
+        /// Reads a run of digits into the mantissa; how many there were.
+        func mantissaDigits() -> Int {
+            let start = index
             while index < bytes.count, let digit = digitValue(bytes[index]) {
                 mantissa = mantissa &* 10 &+ digit
-                digits += 1
-                fractionDigits += 1
                 index += 1
             }
+            return index - start
+        }
+        let integerDigits = mantissaDigits()
+        guard integerDigits > 0 else { return nil }
+        var fractionDigits = 0
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            fractionDigits = mantissaDigits()
             guard fractionDigits > 0 else { return nil }
         }
+        let digits = integerDigits + fractionDigits
         var scale = -fractionDigits
         if allowsExponent, index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
