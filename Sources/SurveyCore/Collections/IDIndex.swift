@@ -42,18 +42,9 @@ public struct IDIndex: Sendable {
         var repeats: [(Int, Int)] = []
         for (position, id) in ids.enumerated() {
             let hash = hashes[position]!
-            var bucket = Int(truncatingIfNeeded: hash) & (capacity - 1)
-            var repeated: Int?
-            while buckets[bucket] != 0 {
-                let entry = Int(buckets[bucket] & 0xFFFF_FFFF) - 1
-                if buckets[bucket] >> 32 == hash >> 32, kept[entry] == id {
-                    repeated = Int(positions[entry])
-                    break
-                }
-                bucket = (bucket + 1) & (capacity - 1)
-            }
-            if let repeated {
-                repeats.append((position, repeated))
+            let (bucket, entry) = probe(id, hash: hash, buckets: buckets, ids: kept)
+            if let entry {
+                repeats.append((position, Int(positions[entry])))
                 continue
             }
             buckets[bucket] = (hash & 0xFFFF_FFFF_0000_0000) | UInt64(kept.count + 1)
@@ -78,15 +69,21 @@ public struct IDIndex: Sendable {
                 let composed = id.precomposedStringWithCanonicalMapping
                 return IDIndex.asciiHash(composed) != nil ? self[composed] : nil
             }
-            let mask = buckets.count - 1
-            var bucket = Int(truncatingIfNeeded: hash) & mask
-            while buckets[bucket] != 0 {
-                let entry = Int(buckets[bucket] & 0xFFFF_FFFF) - 1
-                if buckets[bucket] >> 32 == hash >> 32, ids[entry] == id { return Int(positions[entry]) }
-                bucket = (bucket + 1) & mask
-            }
-            return nil
+            return IDIndex.probe(id, hash: hash, buckets: buckets, ids: ids).entry.map { Int(positions[$0]) }
         }
+    }
+
+    /// Where `id` is in the table: its entry, or nil and the empty bucket where it would go (linear
+    /// probing from its hash's bucket; the table is at most half full, so an empty bucket is near).
+    private static func probe(_ id: String, hash: UInt64, buckets: [UInt64], ids: [String]) -> (bucket: Int, entry: Int?) {
+        let mask = buckets.count - 1
+        var bucket = Int(truncatingIfNeeded: hash) & mask
+        while buckets[bucket] != 0 {
+            let entry = Int(buckets[bucket] & 0xFFFF_FFFF) - 1
+            if buckets[bucket] >> 32 == hash >> 32, ids[entry] == id { return (bucket, entry) }
+            bucket = (bucket + 1) & mask
+        }
+        return (bucket, nil)
     }
 
     /// FNV-1a over the bytes of an ASCII id, finished with a mix so that the low bits (the bucket) depend

@@ -14,9 +14,9 @@ public struct VisitQueue {
     /// Adds the element unless it was added before; whether it was added.
     @discardableResult
     public mutating func insert(_ element: Int) -> Bool {
-        if let known = index {
-            guard !known.contains(element) else { return false }
-            index!.insert(element)
+        if index != nil {
+            // Inserting in place: a bound copy of the set would make every insertion copy it whole.
+            guard index!.insert(element).inserted else { return false }
         } else {
             guard !elements.contains(element) else { return false }
             if elements.count == VisitQueue.scanLimit { index = Set(elements + [element]) }

@@ -93,7 +93,7 @@ extension CompiledCondition {
         case .leaf(let leaf):
             let outcome = try evaluate(answers: answers, host: host)
             var answer = leaf.slot < answers.count ? answers[leaf.slot] : nil
-            if let key = leaf.key, case .object(let parts) = answer { answer = parts[key] }
+            if let key = leaf.key, case .object(let parts) = answer { answer = parts.scanning(key) }
             values.append(answer == nil ? (outcome ? .unansweredTrue : .unansweredFalse) : (outcome ? .true : .false))
             return outcome
         case .host:

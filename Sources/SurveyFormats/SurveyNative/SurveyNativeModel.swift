@@ -91,13 +91,14 @@ public enum SurveyNative {
         public enum Comparison: Sendable, Hashable {
             case greaterThan, greaterThanOrEqual, lessThan, lessThanOrEqual, unimplemented
 
+            /// The operation read as a condition reads it; only its numeric comparisons are validations.
             init(_ operation: String) {
-                switch operation {
-                case "greater than": self = .greaterThan
-                case "greater than or equal to": self = .greaterThanOrEqual
-                case "less than": self = .lessThan
-                case "less than or equal to": self = .lessThanOrEqual
-                default: self = .unimplemented
+                switch CompiledCondition.Test(operation: operation) {
+                case .greaterThan: self = .greaterThan
+                case .greaterThanOrEqual: self = .greaterThanOrEqual
+                case .lessThan: self = .lessThan
+                case .lessThanOrEqual: self = .lessThanOrEqual
+                case .equals, .notEquals, .contains, .notContains, .unknown: self = .unimplemented
                 }
             }
 

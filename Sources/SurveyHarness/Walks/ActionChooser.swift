@@ -7,17 +7,15 @@ import SurveyCore
 public struct ActionChooser {
     public let survey: any Survey
     public let settings: SessionSettings
-    private let questionIDs: [String]
     private let hostConditionKeys: [String]
-    /// Candidate values by index in `questionIDs`, computed when first needed.
-    private var candidates: [[JSONValue]?]
+    /// Candidate values, computed once per walk run.
+    private var candidates: CandidateCache
 
     public init(survey: any Survey, settings: SessionSettings) {
         self.survey = survey
         self.settings = settings
-        self.questionIDs = survey.questionIDs
         self.hostConditionKeys = survey.hostConditionKeys
-        self.candidates = Array(repeating: nil, count: questionIDs.count)
+        self.candidates = CandidateCache(survey: survey, settings: settings)
     }
 
     public mutating func choose(in session: any SurveySession, stream: inout ChoiceStream) -> Action {
@@ -54,16 +52,8 @@ public struct ActionChooser {
     private mutating func answer(among positions: Range<Int>, in session: any SurveySession, stream: inout ChoiceStream) -> Action {
         // The id as the session shows it (a repeat instance's own id), the values of the item it is one of.
         let (question, index) = session.visibleEntry(at: positions.lowerBound + stream.draw(positions.count))
-        let values = candidateValues(ofQuestionAt: index)
+        let values = candidates.values(ofQuestionAt: index)
         guard !values.isEmpty else { return .next(question: nil) }
         return .answer(question: question, value: values[stream.draw(values.count)])
-    }
-
-    /// The candidate values of a question, computed once per walk run.
-    private mutating func candidateValues(ofQuestionAt index: Int) -> [JSONValue] {
-        if let known = candidates[index] { return known }
-        let values = survey.candidateValues(for: questionIDs[index], settings: settings)
-        candidates[index] = values
-        return values
     }
 }

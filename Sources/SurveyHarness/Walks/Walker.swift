@@ -168,9 +168,8 @@ struct SubmitFinder {
 
     /// nil when Submit shows (or was tapped); otherwise the question the session cannot get past.
     func stuckQuestion(continuing session: any SurveySession) -> String? {
-        var candidates: [Int: [JSONValue]] = [:]
-        let ids = survey.questionIDs
-        let limit = ids.count * 4 + 8
+        var candidates = CandidateCache(survey: survey, settings: settings)
+        let limit = survey.questionIDs.count * 4 + 8
         for _ in 0..<limit {
             if session.isSubmittable || session.hasEnded { return nil }
             let before = session.viewFingerprint
@@ -184,8 +183,7 @@ struct SubmitFinder {
             while !progressed, next < session.visibleCount {
                 let (question, index) = session.visibleEntry(at: next)
                 next += 1
-                if candidates[index] == nil { candidates[index] = survey.candidateValues(for: ids[index], settings: settings) }
-                for value in candidates[index] ?? [] {
+                for value in candidates.values(ofQuestionAt: index) {
                     if session.perform(.answer(question: question, value: value)).outcome == .ok, session.viewFingerprint != before {
                         progressed = true
                         break
