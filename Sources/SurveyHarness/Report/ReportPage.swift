@@ -103,7 +103,8 @@ struct ReportPage {
         .question.gone .text { text-decoration: line-through; }
         .question .text { font-weight: 600; }
         .question .meta { color: #666; font-size: 12px; }
-        .question.group > .text { text-transform: none; color: #333; }
+        .question.same { padding: 3px 8px; color: #444; font-size: 13px; }
+        .question.same .text { font-weight: 500; }
         .options { list-style: none; margin: 4px 0 0; padding: 0; display: flex; flex-wrap: wrap; gap: 4px; }
         .options li { border: 1px solid var(--line); border-radius: 12px; padding: 0 8px; font-size: 13px; background: #fff; }
         .options li.picked { background: #0a58ca; color: #fff; border-color: #0a58ca; }

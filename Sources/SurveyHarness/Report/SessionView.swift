@@ -27,12 +27,13 @@ struct SessionView {
 
         func sideBySide(_ key: String) -> String {
             guard comparison != nil, goldenBlocks[key] != nil || newBlocks[key] != nil else { return "" }
+            if goldenBlocks[key] == newBlocks[key] { return HTML.text("p", [("class", "muted")], "Same as the golden.") }
             return Self.sideBySide(golden: goldenBlocks[key] ?? [], new: newBlocks[key] ?? [])
         }
 
         parts.append(step(
             key: "start", heading: HTML.text("span", [("class", "n")], "Before the first action"), details: "",
-            screen: screen(record.screens.first ?? [], previous: nil, view: trace.start), extra: sideBySide("start"),
+            screen: screen(record.screens.first ?? [], previous: nil, view: trace.start, before: []), extra: sideBySide("start"),
             diverges: divergentKey == "start"))
         var previous = trace.start
         for step in trace.steps {
@@ -52,7 +53,7 @@ struct SessionView {
                 + HTML.text("span", [], Self.describe(step.action, in: previousScreen + screen)) + " "
                 + HTML.text("code", [("class", "muted")], step.actionText) + " " + Self.outcomeBadge(step.outcome)
             parts.append(self.step(
-                key: "step \(step.number)", heading: heading, details: details, screen: self.screen(screen, previous: previous, view: step.view),
+                key: "step \(step.number)", heading: heading, details: details, screen: self.screen(screen, previous: previous, view: step.view, before: previousScreen),
                 extra: sideBySide("step \(step.number)"), diverges: divergentKey == "step \(step.number)"))
             previous = step.view
         }
@@ -104,22 +105,35 @@ struct SessionView {
         return items.isEmpty ? "" : HTML.element("ul", [("class", "changes")], items.joined())
     }
 
-    /// The visible questions in display order, the current one and those that just appeared marked.
-    private func screen(_ questions: [SessionRecord.ShownQuestion], previous: Trace.View?, view: Trace.View) -> String {
+    /// The visible questions in display order, the current one and those that just appeared marked; a
+    /// question that was on screen before with the same answer, and is not current, takes one line.
+    private func screen(_ questions: [SessionRecord.ShownQuestion], previous: Trace.View?, view: Trace.View, before earlier: [SessionRecord.ShownQuestion]) -> String {
         let before = previous.map { Set($0.visible) }
+        let earlierAnswers = Dictionary(earlier.map { ($0.id, $0.answer) }, uniquingKeysWith: { first, _ in first })
         var items: [String] = []
         for question in questions {
             var classes = ["question"]
-            if question.id == view.current { classes.append("current") }
+            let isCurrent = question.id == view.current
+            if isCurrent { classes.append("current") }
             if let before, !before.contains(question.id) { classes.append("new") }
+            let unchanged = !isCurrent && earlierAnswers[question.id].map { $0 == question.answer } == true
+            if unchanged { classes.append("same") }
             let depth = question.id.split(separator: "/").count - 1
             let style = depth > 0 ? "margin-left: \(depth * 22)px" : nil
-            items.append(HTML.element("li", [("class", classes.joined(separator: " ")), ("style", style)], Self.question(question, isCurrent: question.id == view.current)))
+            let content = unchanged ? Self.compact(question) : Self.question(question, isCurrent: isCurrent)
+            items.append(HTML.element("li", [("class", classes.joined(separator: " ")), ("style", style)], content))
         }
         var html = items.isEmpty
             ? HTML.text("p", [("class", "muted")], "Nothing is on screen.")
             : HTML.element("ol", [("class", "screen")], items.joined())
         if view.submittable { html += HTML.text("span", [("class", "submit")], "Submit is shown") }
+        return html
+    }
+
+    /// A question unchanged since the step before: its text and answer on one line.
+    static func compact(_ question: SessionRecord.ShownQuestion) -> String {
+        var html = HTML.text("span", [("class", "text")], question.prompt?.text ?? question.id) + " " + HTML.text("span", [("class", "id muted")], question.id)
+        if let answer = question.answer, answer != .null { html += " · " + HTML.text("code", [], CanonicalJSON.compact(answer)) }
         return html
     }
 

@@ -153,7 +153,7 @@ struct SkipLogicSVG {
             parts.append(text(outcome.label, x: x + 32, y: 46, width: 200, bold: false))
             x += 44 + outcome.label.count * 7
         }
-        parts.append(text("edge: from the question a condition reads; pills: all of / any of trees", x: x, y: 46, width: 480, bold: false, muted: true))
+        parts.append(text("arrows run from the question a condition reads", x: x, y: 46, width: 480, bold: false, muted: true))
         return "<g class=\"legend\">" + parts.joined() + "</g>"
     }
 
