@@ -26,7 +26,7 @@ struct ReportProject {
 
     /// Writes the report of the project (with a few walks and fuzzing) and returns the CLI's result.
     func report(_ extra: [String] = []) -> CLIResult {
-        runCLI(["report", scenarios, "--scenarios", scenarios, "--snapshots", snapshots, "-o", site, "--walks", "5", "--fuzz", "20"] + extra)
+        runCLI(["report", scenarios, "--scenarios", scenarios, "--snapshots", snapshots, "-o", site, "--walks", "5", "--fuzz", "200"] + extra)
     }
 
     /// The survey's page (named after its path, which is absolute here).

@@ -66,11 +66,11 @@ public struct ReportBuilder {
         return site
     }
 
-    /// A survey path as the report names it: without leading `./` and `../` parts.
+    /// A survey path as the report names it: relative to the current folder when it is inside it.
     static func displayPath(_ path: String) -> String {
-        var parts = path.split(separator: "/", omittingEmptySubsequences: true)
-        while let first = parts.first, first == ".." || first == "." { parts.removeFirst() }
-        return parts.joined(separator: "/")
+        let folder = InputFiles.absolute(".")
+        let full = InputFiles.absolute(path)
+        return full.hasPrefix(folder + "/") ? String(full.dropFirst(folder.count + 1)) : InputFiles.normalize(path)
     }
 }
 
