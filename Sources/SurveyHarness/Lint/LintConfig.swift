@@ -44,7 +44,9 @@ public struct LintConfig: Sendable, Equatable {
                 problems.append(surveys.diagnostic(.error, "expected an object of survey paths to settings for \"surveys\""))
             }
         }
-        if !problems.isEmpty { throw InputError(problems) }
+        if !problems.isEmpty {
+            throw InputError(problems.sorted { ($0.position?.line ?? 0, $0.position?.column ?? 0) < ($1.position?.line ?? 0, $1.position?.column ?? 0) })
+        }
         return config
     }
 
