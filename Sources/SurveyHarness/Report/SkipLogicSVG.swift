@@ -10,7 +10,7 @@ struct SkipLogicSVG {
     private static let portX = 470
     private static let lanesStart = 492
     private static let laneGap = 9
-    private static let legendHeight = 70
+    private static let legendHeight = 88
 
     private struct Row {
         enum Kind {
@@ -153,7 +153,7 @@ struct SkipLogicSVG {
             parts.append(text(outcome.label, x: x + 32, y: 46, width: 200, bold: false))
             x += 44 + outcome.label.count * 7
         }
-        parts.append(text("arrows run from the question a condition reads", x: x, y: 46, width: 480, bold: false, muted: true))
+        parts.append(text("Arrows run from the question a condition reads to the condition; the tree under a question decides it.", x: Self.left, y: 70, width: 860, bold: false, muted: true))
         return "<g class=\"legend\">" + parts.joined() + "</g>"
     }
 
