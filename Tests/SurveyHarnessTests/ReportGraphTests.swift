@@ -78,7 +78,7 @@ struct ReportGraphTests {
 
     @Test("escaping: markup characters, quotes and control characters cannot break a page")
     func escaping() {
-        #expect(HTML.escape("a<b>&\"c'") == "a&lt;b&gt;&amp;&quot;c&#39;")
+        #expect(HTML.escape("a<b>&\"c'") == "a&lt;b&gt;&amp;&quot;c&apos;")
         #expect(HTML.escape("bell\u{07}tab\t") == "bell\u{FFFD}tab\t")
         #expect(HTML.text("p", [("title", "x\"y"), ("hidden", nil)], "<i>") == "<p title=\"x&quot;y\">&lt;i&gt;</p>")
         #expect(ReportPage.href("scenarios/a b#c.html", depth: 1) == "../scenarios/a%20b%23c.html")

@@ -133,7 +133,7 @@ struct ReportCommandTests {
         #expect(index.contains(#"<tr data-status="no-golden">"#))
         #expect(index.contains("first divergence at step 2: answer per_day &quot;3&quot;"))
         #expect(index.contains("Snapshots/s/removed.snap"))
-        #expect(index.contains("stale at step 1: the survey has no question &#39;smokes&#39;"))
+        #expect(index.contains("stale at step 1: the survey has no question &apos;smokes&apos;"))
         let failing = pages["scenarios/s--smoker.html"] ?? ""
         #expect(failing.contains(#"<section class="step diverges" id="step-2">"#))
         #expect(failing.contains(#"<span class="changed">  visible: smoker done</span>"#))

@@ -18,4 +18,9 @@ public struct LintRule: Sendable, Hashable {
         self.help = help
         self.document = document
     }
+
+    /// A format's rules from rows of id, severity, summary and help, all listed in one document.
+    public static func table(_ rows: [(String, Diagnostic.Severity, String, String)], document: String) -> [LintRule] {
+        rows.map { LintRule($0.0, $0.1, $0.2, help: $0.3, document: document) }
+    }
 }

@@ -10,12 +10,12 @@ extension FHIRFormat {
             (9, "readOnly on a display item"), (10, "maxLength on an item type that has no length"), (11, "answerOption and initial on one item"),
             (12, "several enableWhen without enableBehavior"), (13, "several initial values on an item that does not repeat"),
         ]
-        var rules: [LintRule] = constraints.map { number, summary in
+        let rules: [LintRule] = constraints.map { number, summary in
             LintRule(
                 "fhir-que-\(number)", .error, "R4 constraint que-\(number): \(summary)", help: "The Questionnaire breaks the FHIR R4 invariant que-\(number); engines differ on such files. Fix the item as the finding's hint says.",
                 document: "docs/fhir.md#lint-rules")
         }
-        let r4: [(String, Diagnostic.Severity, String, String)] = [
+        return rules + LintRule.table([
             ("fhir-file-shape", .error, "what stops a load: a member of the wrong type, a missing linkId or type", "Fix the Questionnaire's shape as the finding says."),
             ("fhir-dangling-question", .error, "enableWhen.question naming no item", "Name an existing linkId (the finding suggests the nearest)."),
             ("fhir-missing-status", .warning, "no status", "Add \"status\": \"active\" (or draft)."),
@@ -44,8 +44,6 @@ extension FHIRFormat {
             ("c3pro-requirement-without-result", .warning, "a requirement on a question that can lack a result when the step comes up (counted as satisfied)", "Read only questions that are always answered before the step."),
             ("c3pro-multiple-choice-equality", .warning, "a Coding requirement on a multiple choice (the whole array is compared)", "Read a single-choice question instead."),
             ("c3pro-answer-and-item", .warning, "a question with nested items (answer and item on one response item)", "Move the nested items into a group."),
-        ]
-        rules += r4.map { LintRule($0.0, $0.1, $0.2, help: $0.3, document: "docs/fhir.md#lint-rules") }
-        return rules
+        ], document: "docs/fhir.md#lint-rules")
     }
 }

@@ -3,7 +3,7 @@ import SurveyCore
 /// The SageResearch and AssessmentModel lint rules (docs/sage.md#lint-rules), for SARIF and the report.
 extension SageFormat {
     public var lintRules: [LintRule] {
-        let rules: [(String, Diagnostic.Severity, String, String)] = [
+        LintRule.table([
             ("sage-file-shape", .error, "a member of the wrong type; a missing identifier, type, inputItem, inputFields or choices", "Give the member the type the generation decodes, and add what is missing."),
             ("sage-duplicate-id", .error, "two steps of one task or section, or two fields of one form, with one identifier", "Rename one: navigation and results are keyed by identifier."),
             ("sage-unknown-type", .error, "an input item type or baseType the format does not have", "Use one of the generation's types."),
@@ -16,7 +16,6 @@ extension SageFormat {
             ("sage-no-such-choice", .warning, "eq, ne or ot on a value no choice has", "Compare with one of the choices' values."),
             ("sage-skip-rule-never-matches", .warning, "a rule matching only a skip on a required step without a skip", "Make the step optional, or remove the rule."),
             ("sage-backward-jump", .note, "a rule jumping back (a loop the respondent must be able to leave)", "Make sure a way out of the loop exists."),
-        ]
-        return rules.map { LintRule($0.0, $0.1, $0.2, help: $0.3, document: "docs/sage.md#lint-rules") }
+        ], document: "docs/sage.md#lint-rules")
     }
 }

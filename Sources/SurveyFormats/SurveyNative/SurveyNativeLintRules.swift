@@ -3,7 +3,7 @@ import SurveyCore
 /// The SurveyNative lint rules (docs/surveynative.md#lint-rules), for SARIF and the report.
 extension SurveyNativeFormat {
     public var lintRules: [LintRule] {
-        let rules: [(String, Diagnostic.Severity, String, String)] = [
+        LintRule.table([
             ("sn-file-shape", .error, "questions or submit of the wrong shape; a question without id or question_type", "Give the file a questions array of objects, each with id and question_type, and a submit object."),
             ("sn-duplicate-id", .error, "a question id used twice", "Rename one of the questions: the engine keeps one answer per id, so both share it."),
             ("sn-dangling-id", .error, "a show_if id, custom ids entry or answer_to_question_id naming no question", "Use the id of an existing question (the finding suggests the nearest)."),
@@ -39,7 +39,6 @@ extension SurveyNativeFormat {
             ("sn-unknown-label", .warning, "a for_label no label set has (the validation never runs)", "Name one of the question's labels."),
             ("sn-validation-message", .warning, "an on_fail_message stating another bound than the one checked", "Make the message state the bound the validation checks."),
             ("sn-hidden-answer-submitted", .note, "a question that can be hidden after it is answered: its answer is submitted anyway", "Expect the answer in the payload, or have the server ignore answers of hidden questions."),
-        ]
-        return rules.map { LintRule($0.0, $0.1, $0.2, help: $0.3, document: "docs/surveynative.md#lint-rules") }
+        ], document: "docs/surveynative.md#lint-rules")
     }
 }

@@ -67,18 +67,8 @@ public enum SARIFLog {
 
     /// A relative reference for a path: its segments percent-encoded where a URI needs it.
     static func uri(_ path: String) -> String {
-        var result = ""
-        for byte in path.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"), UInt8(ascii: "/"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = Array("0123456789ABCDEF")
-                result += "%\(hex[Int(byte >> 4)])\(hex[Int(byte & 15)])"
-            }
-        }
-        return path.hasPrefix("/") ? "file://" + result : result
+        let encoded = path.percentEncoded(keeping: [UInt8(ascii: "/"), UInt8(ascii: "~")])
+        return path.hasPrefix("/") ? "file://" + encoded : encoded
     }
 
     /// `sn-dangling-id` as `SnDanglingId`, SARIF's readable rule name.

@@ -1,24 +1,10 @@
 /// Markup that is both HTML5 and well-formed XML (so a test can parse every page with an XML parser):
 /// every element closed, attributes quoted, only the five XML entities and numeric references.
 public enum HTML {
-    /// Text between tags.
+    /// Text between tags or in an attribute: the XML escapes (JUnit's, one helper for both), and characters
+    /// XML 1.0 cannot hold (a survey's text may have them by mistake) as U+FFFD.
     public static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            // Control characters are not allowed in XML 1.0; a survey's text may hold them by mistake.
-            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value): result += "\u{FFFD}"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        JUnitDocument.escape(text)
     }
 
     /// An element with attributes (in the order given; nil values left out) around markup already escaped.

@@ -9,22 +9,7 @@ struct ReportPage {
 
     /// A link from this page to a page given by its path from the site's folder.
     static func href(_ path: String, depth: Int) -> String {
-        String(repeating: "../", count: depth) + path.split(separator: "/").map { percentEncoded(String($0)) }.joined(separator: "/")
-    }
-
-    private static func percentEncoded(_ segment: String) -> String {
-        var result = ""
-        for byte in segment.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = Array("0123456789ABCDEF")
-                result += "%\(hex[Int(byte >> 4)])\(hex[Int(byte & 15)])"
-            }
-        }
-        return result
+        String(repeating: "../", count: depth) + path.split(separator: "/").map { String($0).percentEncoded() }.joined(separator: "/")
     }
 
     var html: String {
