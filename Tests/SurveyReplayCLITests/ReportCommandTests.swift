@@ -140,6 +140,11 @@ struct ReportCommandTests {
         let survey = pages[project.surveyPage] ?? ""
         #expect(survey.contains(#"href="../scenarios/s--non-smoker.html""#))
         #expect(survey.contains(#"data-branch="decision:0:true""#))
+        // The suite's lint settings apply to the survey pages too.
+        #expect(survey.contains("sn-hidden-answer-submitted"))
+        try project.folder.write("Scenarios/\(LintConfig.fileName)", #"{"disable": ["sn-hidden-answer-submitted"]}"#)
+        #expect(project.report().status == 0)
+        #expect(!(try project.page(project.surveyPage)).contains("sn-hidden-answer-submitted"))
         let fuzz = pages["fuzz.html"] ?? ""
         #expect(fuzz.contains("hidden-answer-submitted"))
         #expect(fuzz.contains("sr1-"))
@@ -165,6 +170,7 @@ struct ReportCommandTests {
         let noOutput = runCLI(["report", "Scenarios"])
         #expect(noOutput.status == 2)
         #expect(noOutput.error.contains("missing -o DIR"))
+        #expect(runCLI(["report", "Scenarios", "-o", "-"]).error.contains("-o needs a folder for the site's pages"))
         let folder = try TemporaryFolder()
         let missing = runCLI(["report", folder.path + "/nowhere", "-o", folder.path + "/site"])
         #expect(missing.status == 2)

@@ -26,7 +26,16 @@ final class SurveyEntry {
         var lint: [Diagnostic] = []
         do throws(InputError) {
             let file = try InputFiles.read(path)
-            lint = registry.lint(file).findings
+            // The suite's lint settings apply here as they do to `lint`; a malformed settings file is shown.
+            var settings = LintConfig()
+            do throws(InputError) {
+                if let found = LintConfig.find(for: path) {
+                    settings = try LintConfig.read(InputFiles.read(found), rules: Set(registry.lintRules.keys)).applying(to: path, commandLine: LintConfig())
+                }
+            } catch {
+                lint = error.diagnostics
+            }
+            lint += registry.lint(file).findings.filter(settings.shows)
             survey = try registry.load(file)
         } catch {
             errors = error.diagnostics

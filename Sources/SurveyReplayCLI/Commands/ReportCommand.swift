@@ -46,6 +46,7 @@ enum ReportCommand {
     static func run(_ invocation: Invocation) throws -> Int32 {
         let arguments = invocation.arguments
         guard let output = arguments.value("-o") else { throw UsageError(message: "missing -o DIR: the folder to write the report into", command: "report") }
+        guard output != "-" else { throw UsageError(message: "-o needs a folder for the site's pages, not '-' (standard output)", command: "report") }
         let layout = SnapshotLayout(scenariosRoot: arguments.value("--scenarios") ?? "Scenarios", snapshotsRoot: arguments.value("--snapshots") ?? "Snapshots")
         let paths = arguments.operands.isEmpty ? [layout.scenariosRoot] : arguments.operands
         let walks = arguments.value("--walks") == nil ? 0 : try WalkOptions.positive(arguments, "--walks", default: 0, command: "report")
