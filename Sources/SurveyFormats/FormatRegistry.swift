@@ -46,6 +46,11 @@ public struct FormatRegistry: Sendable {
         throw InputError(Diagnostic(file: file.path, position: location?.position ?? file.position(of: 0), message: message))
     }
 
+    /// Every format's lint rules, by id.
+    public var lintRules: [String: LintRule] {
+        Dictionary(formats.flatMap(\.lintRules).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// Lints a survey file: its syntax errors, or what its format finds in it, in file order.
     public func lint(_ file: SourceFile) -> (format: String?, findings: [Diagnostic]) {
         do throws(InputError) {

@@ -4,7 +4,7 @@ import SurveyCore
 public enum SurveyReplayCLI {
     public static let commands: [CommandSpec] = [
         TestCommand.spec, ReplayCommand.spec, ReviewCommand.spec, RecordCommand.spec, ImportCommand.spec, FuzzCommand.spec,
-        CompareCommand.spec, CoverageCommand.spec, GenerateCommand.spec, LintCommand.spec, BenchCommand.spec, FuzzParsersCommand.spec,
+        CompareCommand.spec, CoverageCommand.spec, GenerateCommand.spec, LintCommand.spec, ReportCommand.spec, BenchCommand.spec, FuzzParsersCommand.spec,
     ]
     public static let defaultCommand = "test"
 

@@ -92,7 +92,12 @@ struct CoverageOutputTests {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let text = CoverageDOT.text([("smoking.json", try coveredFixture())])
-        #expect(text.contains(##""0:smoker" -> "0:per_day" [label="smoker equals \"Yes\"", color="#ef6c00""##))
+        // One edge per leaf, from the question it reads, labelled with the decision and coloured by coverage
+        // (only the true outcome was taken); survey order kept by invisible edges; a legend.
+        #expect(text.contains(##""0:smoker" -> "0:per_day" [label="show_if: smoker equals \"Yes\"", color="#c77700""##))
+        #expect(text.contains(##""0:smoker" -> "0:per_day" [style=invis, weight=100];"##))
+        #expect(text.contains("subgraph \"cluster_legend\""))
+        #expect(text.contains(##""0:per_day" [label="per_day", fillcolor="#d9f2df""##))
         try text.write(toFile: folder + "/logic.dot", atomically: true, encoding: .utf8)
         guard let (status, output) = try runTool("dot", ["-Tsvg", "logic.dot", "-o", "logic.svg"], in: folder) else { return }
         #expect(status == 0, "dot failed:\n\(output)")

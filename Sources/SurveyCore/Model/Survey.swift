@@ -13,6 +13,12 @@ public protocol SurveyFormat: Sendable {
     /// engine does that the author probably did not mean, and what crashes it. Works on files that fail to
     /// load, reporting as much as can be read.
     func lint(_ root: JSONCursor) -> [Diagnostic]
+    /// The rules `lint` reports by, with what each finds and how to fix it.
+    var lintRules: [LintRule] { get }
+}
+
+extension SurveyFormat {
+    public var lintRules: [LintRule] { [] }
 }
 
 /// A loaded survey, ready to start sessions.

@@ -28,8 +28,11 @@ public struct ScenarioRunner: Sendable {
         InputFiles.resolve(path, relativeTo: scenario.path)
     }
 
-    /// Replays the scenario; with a recorder, the session reports the branches it takes into it.
-    public func run(_ scenario: Scenario, survey: any Survey, coverage: CoverageRecorder? = nil) -> ScenarioResult {
+    /// Replays the scenario; with a recorder, the session reports the branches it takes into it. `observe`
+    /// sees the session before the first action and after each step (the report reads answers there).
+    public func run(
+        _ scenario: Scenario, survey: any Survey, coverage: CoverageRecorder? = nil, observe: ((any SurveySession) -> Void)? = nil
+    ) -> ScenarioResult {
         if let problem = survey.problem(with: scenario.settings) {
             let line = scenario.lines.first { line in
                 switch line.statement {
@@ -42,6 +45,7 @@ public struct ScenarioRunner: Sendable {
         }
         let session = survey.makeSession(scenario.settings, coverage: coverage)
         var trace = Trace(survey: scenario.surveyPath ?? "", format: survey.format, start: Trace.View(of: session))
+        observe?(session)
         var failures: [ScenarioResult.Failure] = []
         for line in scenario.lines {
             switch line.statement {
@@ -53,6 +57,7 @@ public struct ScenarioRunner: Sendable {
                 }
                 trace.steps.append(
                     Trace.Step(number: number, action: action, outcome: result.outcome, view: Trace.View(of: session), events: result.events))
+                observe?(session)
             case .expect(let expectation)?:
                 if let missing = expectation.questionIDs.first(where: { !survey.hasQuestion($0) }) {
                     let reason = "the survey has no question '\(missing)'\(Spelling.suggestion(for: missing, in: survey.questionIDs))"

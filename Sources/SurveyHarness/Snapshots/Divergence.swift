@@ -53,7 +53,7 @@ public struct Divergence: Equatable, Sendable {
     }
 
     /// Blank-line separated blocks, each as its lines.
-    private static func blocks(_ text: String) -> [[String]] {
+    static func blocks(_ text: String) -> [[String]] {
         var result: [[String]] = []
         var current: [String] = []
         for line in LineDiff.lines(text) {

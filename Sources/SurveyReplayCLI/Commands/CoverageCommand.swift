@@ -18,6 +18,7 @@ enum CoverageCommand {
             .value("--cobertura", "FILE", help: "Write Cobertura XML."),
             .value("--dot", "FILE", help: "Write a Graphviz picture of the skip logic, coloured by coverage."),
             .value("--min", "PERCENT", help: "Fail (exit 1) when branch coverage of any survey is below PERCENT."),
+            ReportCommand.htmlOption,
         ] + WalkOptions.engineOptions,
         discussion: """
             A branch is one outcome of one decision point: each show_if true and false, each leaf condition true
@@ -39,6 +40,9 @@ enum CoverageCommand {
         let surveys: [(path: String, recorder: CoverageRecorder)]
         var problems: [Diagnostic] = []
         if arguments.operands.first == "merge" {
+            if arguments.value("--html") != nil {
+                throw UsageError(message: "--html needs the scenarios, not saved counts: run 'survey-replay report PATH... -o DIR'", command: "coverage")
+            }
             surveys = try merge(Array(arguments.operands.dropFirst()))
         } else {
             let walks = arguments.value("--walks") == nil ? 0 : try WalkOptions.positive(arguments, "--walks", default: 0, command: "coverage")
@@ -55,6 +59,13 @@ enum CoverageCommand {
         if let file = arguments.value("--lcov") { try AtomicFile.write(LCOVReport.text(surveys), to: file) }
         if let file = arguments.value("--cobertura") { try AtomicFile.write(CoberturaReport.xml(surveys), to: file) }
         if let file = arguments.value("--dot") { try AtomicFile.write(CoverageDOT.text(surveys), to: file) }
+        if let folder = arguments.value("--html") {
+            let walks = arguments.value("--walks") == nil ? 0 : try WalkOptions.positive(arguments, "--walks", default: 0, command: "coverage")
+            var input = try ReportCommand.makeInput(
+                paths: arguments.operands.isEmpty ? ["Scenarios"] : arguments.operands, layout: SnapshotLayout(), invocation: invocation, command: "coverage", walks: walks)
+            input.title = "Skip-logic coverage"
+            _ = try ReportCommand.write(input, to: folder, console: console)
+        }
         if let text = arguments.value("--min") {
             guard let minimum = Double(text), (0...100).contains(minimum) else {
                 throw UsageError(message: "--min needs a percentage from 0 to 100, not '\(text)'", command: "coverage")

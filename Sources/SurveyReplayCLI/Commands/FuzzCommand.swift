@@ -21,6 +21,7 @@ enum FuzzCommand {
             .flag("--strict", help: "Fail on survey hazards too, not only on engine errors and properties."),
             .flag("--json", help: "Print the summary and findings as JSON."),
             .value("--junit", "FILE", help: "Also write a JUnit XML report to FILE."),
+            ReportCommand.htmlOption,
         ] + WalkOptions.engineOptions,
         discussion: """
             Each walk starts a fresh session and, step by step, picks one action a respondent could take then
@@ -97,6 +98,12 @@ enum FuzzCommand {
         }
         if let junit = arguments.value("--junit") {
             try AtomicFile.write(report.junit.xml, to: junit)
+        }
+        if let folder = arguments.value("--html") {
+            let input = ReportInput(
+                title: "Random walks of \(surveyPath)", suite: nil, surveyFiles: [surveyPath], walks: replay == nil ? configuration.walks : 0,
+                seed: configuration.seed, maxSteps: configuration.maxSteps, settings: configuration.settings, fuzz: [report.reportRun])
+            _ = try ReportCommand.write(input, to: folder, console: console)
         }
         return report.failed ? ExitCode.failure : ExitCode.success
     }

@@ -14,6 +14,7 @@ enum TestCommand {
             .value("--jobs", "N", help: "Scenarios to run at once (default: the number of CPUs); output order is fixed."),
             .value("--filter", "TEXT", help: "Only scenarios whose name (folder/name) contains TEXT."),
             .value("--junit", "FILE", help: "Also write a JUnit XML report to FILE."),
+            ReportCommand.htmlOption,
             .flag("--fail-on-obsolete", help: "Fail when a golden has no scenario (the default when CI is set)."),
             .flag("--allow-obsolete", help: "Only warn about goldens without a scenario, even on CI."),
             .value("--scenarios", "DIR", help: "The scenarios folder (default: Scenarios)."),
@@ -75,6 +76,9 @@ enum TestCommand {
 
         if let junit = arguments.value("--junit") {
             try AtomicFile.write(JUnitReport.xml(result, failOnObsolete: failOnObsolete), to: junit)
+        }
+        if let folder = arguments.value("--html") {
+            _ = try ReportCommand.write(ReportInput(title: "Scenario suite", suite: result), to: folder, console: console)
         }
         if result.hasInvalidInput { return ExitCode.badInput }
         if result.failedCount > 0 || (failOnObsolete && !result.obsolete.isEmpty) { return ExitCode.failure }

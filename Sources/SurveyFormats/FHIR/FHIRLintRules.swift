@@ -1,0 +1,49 @@
+import SurveyCore
+
+/// The FHIR lint rules, R4 and C3-PRO (docs/fhir.md#lint-rules), for SARIF and the report.
+extension FHIRFormat {
+    public var lintRules: [LintRule] {
+        let constraints: [(Int, String)] = [
+            (1, "a group without items, or a display item with items"), (2, "linkIds that are not unique"), (3, "a display item with a code"),
+            (4, "answerOption and answerValueSet on one item"), (5, "answer choices on an item that is not choice or open-choice"),
+            (6, "required or repeats on a display item"), (7, "enableWhen exists without answerBoolean"), (8, "an initial value on a group or display item"),
+            (9, "readOnly on a display item"), (10, "maxLength on an item type that has no length"), (11, "answerOption and initial on one item"),
+            (12, "several enableWhen without enableBehavior"), (13, "several initial values on an item that does not repeat"),
+        ]
+        let rules: [LintRule] = constraints.map { number, summary in
+            LintRule(
+                "fhir-que-\(number)", .error, "R4 constraint que-\(number): \(summary)", help: "The Questionnaire breaks the FHIR R4 invariant que-\(number); engines differ on such files. Fix the item as the finding's hint says.",
+                document: "docs/fhir.md#lint-rules")
+        }
+        return rules + LintRule.table([
+            ("fhir-file-shape", .error, "what stops a load: a member of the wrong type, a missing linkId or type", "Fix the Questionnaire's shape as the finding says."),
+            ("fhir-dangling-question", .error, "enableWhen.question naming no item", "Name an existing linkId (the finding suggests the nearest)."),
+            ("fhir-missing-status", .warning, "no status", "Add \"status\": \"active\" (or draft)."),
+            ("fhir-ignored-extension", .warning, "minValue or maxValue on a group or display item", "Move the extension to the question it limits."),
+            ("fhir-source-no-answers", .warning, "a condition reading a group or display item, which has no answers", "Read a question item instead."),
+            ("fhir-operator-type", .warning, "> < >= <= on a boolean, Coding or Reference", "Use = or != for these types."),
+            ("fhir-answer-type", .warning, "an answer[x] of a type the source's answers never have", "Use the answer type of the source item."),
+            ("fhir-number-type", .warning, "answerDecimal on an integer item or the reverse (android-fhir fails)", "Use answerInteger for integer items, answerDecimal for decimal ones."),
+            ("fhir-never-matches", .warning, "a value that is not among the source's options", "Compare with one of the source's answerOption values."),
+            ("fhir-not-equals-unanswered", .note, "a != condition: the engines disagree on an unanswered source", "Decide which engine you target (option not-equals), or add an exists condition."),
+            ("fhir-forward-reference", .note, "a source after the item it enables", "Move the source before the item, if respondents should answer it first."),
+            ("fhir-repeat-preceding", .warning, "in a repeating group, a source after the dependent (the previous instance is read)", "Move the source before the dependent item."),
+            ("fhir-repeat-source", .warning, "a source inside a repeating item that does not contain the dependent", "Read a source outside the repeating item, or move the dependent into it."),
+            ("fhir-enablewhen-cycle", .warning, "enablement depending on itself through conditions and parents", "Break the cycle."),
+            ("fhir-enablewhen-and-expression", .warning, "enableWhen and enableWhenExpression on one item", "Keep one of them."),
+            ("fhir-sdc-unsupported", .warning, "SDC expressions not evaluated, and conditions reading calculated values", "Expect the simulation to differ where expressions decide."),
+            ("fhir-required-unanswerable", .warning, "a required item that is hidden or read-only and has no initial value", "Give it an initial value, or make it optional."),
+            ("fhir-stu3-input", .note, "the first STU3-era form, and how it is read", "Nothing to fix for C3-PRO; convert to R4 for other engines."),
+            ("c3pro-unsupported-item", .error, "an attachment or reference item, which C3-PRO cannot show", "Leave such items out of C3-PRO questionnaires."),
+            ("c3pro-inline-options", .error, "choices written in the item (option / answerOption), which C3-PRO never reads", "Put the choices in a ValueSet referenced by options."),
+            ("c3pro-valueset-missing", .error, "an options reference that nothing in or beside the file resolves", "Contain the ValueSet, or put ValueSet-NAME.json beside the file."),
+            ("c3pro-no-choices", .error, "a choice item without options", "Reference a ValueSet with the choices."),
+            ("c3pro-unsupported-enablewhen", .error, "an enableWhen C3-PRO cannot read (hasAnswer, operators other than =, other answer types)", "Use = with a boolean, string or Coding answer."),
+            ("c3pro-duplicate-step", .error, "two steps with one identifier", "Give every item a distinct linkId."),
+            ("c3pro-no-steps", .error, "nothing becomes a step", "Add questions or titled groups."),
+            ("c3pro-requirement-without-result", .warning, "a requirement on a question that can lack a result when the step comes up (counted as satisfied)", "Read only questions that are always answered before the step."),
+            ("c3pro-multiple-choice-equality", .warning, "a Coding requirement on a multiple choice (the whole array is compared)", "Read a single-choice question instead."),
+            ("c3pro-answer-and-item", .warning, "a question with nested items (answer and item on one response item)", "Move the nested items into a group."),
+        ], document: "docs/fhir.md#lint-rules")
+    }
+}
