@@ -179,7 +179,7 @@ struct OwlmetryDecoder {
             return nil
         }
         guard let text = member.stringValue else {
-            let expected = required ? "a string" : "a string of at most \(range.upperBound) characters, or null"
+            let expected = required ? "a string" : "a string of at most \(range.upperBound) characters (or null)"
             error(
                 member, "expected \(expected) for \"\(key)\", found \(member.node.kindDescription)",
                 hint: required ? nil : "the server rejects the whole schema (400) when \"\(key)\" is present and not a string; remove it or write it as text")

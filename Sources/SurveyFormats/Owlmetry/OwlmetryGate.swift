@@ -104,7 +104,10 @@ extension OwlmetrySession {
     /// `GET /v1/questionnaires/:slug`: a transport failure or an ineligible answer presents nothing and marks
     /// nothing; an eligible one runs `present` with the draft, then the changes `…AfterFetch` options make.
     private func fetch(force: Bool, present: ([String: JSONValue]?) -> [TraceEvent]) -> [TraceEvent] {
-        guard !isOffline else { return [TraceEvent("fetch_failed", detail: ["error": .string(Self.offlineMessage)])] }
+        guard !isOffline else {
+            coverage.map { $0.recorder.terminal(OwlmetryCoverageLayout.Terminal.fetchFailed.rawValue) }
+            return [TraceEvent("fetch_failed", detail: ["error": .string(Self.offlineMessage)])]
+        }
         var detail: [String: JSONValue] = [:]
         if force { detail["force"] = true }
         switch server.fetch(userID: userID, force: force) {

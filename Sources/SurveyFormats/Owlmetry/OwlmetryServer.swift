@@ -132,11 +132,6 @@ struct OwlmetryServer: Sendable {
         return .moved
     }
 
-    /// A row a test or a scenario option starts with.
-    mutating func insert(_ row: Row) {
-        rows.append(row)
-    }
-
     /// `POST /v1/questionnaires/:slug/responses` in the server's order (`questionnaire-ingest.ts:309-413`):
     /// an inactive questionnaire refuses every save (409); on completion only, a dismissed user is refused
     /// (409); a submitted row refuses every save (409); then the incoming answers are validated as partial

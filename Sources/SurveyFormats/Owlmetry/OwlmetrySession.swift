@@ -324,11 +324,13 @@ final class OwlmetrySession: SurveySession {
         case .never:
             // "Don't ask again", confirmed: the dismissal must succeed for the sheet to close.
             guard !isOffline else {
+                coverage.map { $0.recorder.terminal(OwlmetryCoverageLayout.Terminal.dismissFailed.rawValue) }
                 return StepResult(.rejected("the dismissal failed and the consent sheet stays: \(Self.offlineMessage)"), events: [TraceEvent("dismiss_failed", detail: ["error": .string(Self.offlineMessage)]), alert(Self.offlineMessage)])
             }
             let response = server.dismiss(userID: userID)
             let user = userID.map(JSONValue.string) ?? .null
             guard response.http < 300 else {
+                coverage.map { $0.recorder.terminal(OwlmetryCoverageLayout.Terminal.dismissFailed.rawValue) }
                 let message = Self.errorDescription(response, ofSave: false)
                 return StepResult(
                     .rejected("the dismissal failed and the consent sheet stays: \(message)"),

@@ -31,7 +31,7 @@ final class OwlmetryStepChecker: StepChecker {
                 findings.append(
                     Finding(
                         .hazard, "cleared-answer-survives-merge",
-                        "'\(key)' was cleared on the device but the server row still holds \(stored[key].map(CanonicalJSON.compact) ?? "it"): the merge is per key and empty values are not sent (questionnaire-ingest.ts:395-397)",
+                        "the server row holds '\(key)' = \(stored[key].map(CanonicalJSON.compact) ?? "a value") but the device did not send it (cleared on the device, or a draft the manually presented view was not given): the merge is per key and empty values are not sent, so the old value stays and is submitted (questionnaire-ingest.ts:395-397)",
                         question: key))
             }
             if session.host.identity == .none, session.server.rows.count > 1 {
