@@ -45,6 +45,27 @@ struct OwlmetryLifecycleTests {
         #expect(session.screen == .consent)
     }
 
+    /// `Owl.swift`@50bf137b `configureWith` creates the `LifecycleObserver` only `if config.flushOnBackground`;
+    /// its willEnterForeground observer (Lifecycle@c0924803:33-41) is the only caller of `incrementForeground`.
+    /// The gate observes the notification itself (Gate@17d5bac0:51-53), so it still evaluates on foreground.
+    @Test("flushOnBackground false: foregrounds are never counted, so a foregrounds condition never holds; the gate still evaluates")
+    func foregroundsNeedTheLifecycleObserver() throws {
+        let counted = try Self.session(["trigger": "conditions", "foregrounds": "2"])
+        counted.play(.app(.launch), .app(.foreground))
+        #expect(Self.names(counted.perform(.app(.foreground))) == ["fetched", "consent_shown"])
+        let uncounted = try Self.session(["trigger": "conditions", "foregrounds": "2", "flushOnBackground": "false"])
+        uncounted.play(.app(.launch))
+        for _ in 0..<5 { #expect(uncounted.perform(.app(.foreground)).events.isEmpty) }
+        #expect(uncounted.foregrounds == 0)
+        #expect(uncounted.screen == .closed)
+        let evaluated = try Self.session(["flushOnBackground": "false", "server": "responded"])
+        evaluated.play(.app(.launch))
+        #expect(Self.detail(evaluated.perform(.app(.foreground)), "fetched")?["reason"] == "already_responded")
+        let launches = try Self.session(["trigger": "afterLaunches(2)", "flushOnBackground": "false"])
+        launches.play(.app(.launch))
+        #expect(Self.names(launches.perform(.app(.launch))) == ["fetched", "consent_shown"])
+    }
+
     /// `OwlQuestionnaireTrigger.swift`@c0924803:49-52, Gate@17d5bac0:50: `afterLaunches(3)` is `launches ≥ 3`,
     /// read when the gate appears in each process; a foreground before the third launch presents nothing.
     @Test("afterLaunches(3) presents at the third launch, not on a foreground before it")

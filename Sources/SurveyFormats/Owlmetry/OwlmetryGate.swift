@@ -21,7 +21,9 @@ extension OwlmetrySession {
             return StepResult(.ok, events: events + evaluate(on: .appear))
         case .foreground:
             guard isRunning else { return StepResult(.rejected("the app has not been launched")) }
-            foregrounds += 1
+            // The SDK's `LifecycleObserver` counts it; `Owl.configure(flushOnBackground: false)` creates none,
+            // and the gate, which observes the notification itself, evaluates all the same.
+            if host.countsForegrounds { foregrounds += 1 }
             return StepResult(.ok, events: evaluate(on: .foreground))
         case .wait(let seconds):
             // No timer: time passing presents nothing until the gate is evaluated again.

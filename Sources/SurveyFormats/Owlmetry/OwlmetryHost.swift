@@ -7,6 +7,8 @@ import SurveyCore
 /// - `trigger`: the modifier's `OwlQuestionnaireTrigger`: `afterLaunch` (launches ≥ 1), `afterLaunches(N)`
 ///   (launches ≥ N), `manual` (never auto-presents), or `conditions`: `.when(…)` of the options `launches`,
 ///   `foregrounds`, `daysSinceFirstLaunch`, `hoursSinceFirstLaunch` (`0`: not among the conditions).
+/// - `flushOnBackground`: the `Owl.configure` argument; `false` creates no `LifecycleObserver`, the only
+///   counter of foregrounds, so a `foregrounds` condition never grows (the gate still evaluates on foreground).
 /// - `isEligible`: what the host's `isEligible` closure answers; `forceShow`: the modifier's debug bypass.
 /// - `showsConsent`: `default` (the modifier's `true`, manual presentation's `false`), `true`, `false`.
 /// - `manualDraft`: whether the app passes the fetched draft to a manually presented view (`dropped`: the
@@ -48,6 +50,8 @@ struct OwlmetryHost: Sendable, Equatable {
     var foregrounds = 0
     var daysSinceFirstLaunch = 0
     var hoursSinceFirstLaunch = 0
+    /// `Owl.configure(flushOnBackground:)`: whether the SDK's `LifecycleObserver` exists to count foregrounds.
+    var countsForegrounds = true
     var isEligible = true
     var forceShow = false
     /// nil: the default of whoever presents it.
@@ -71,6 +75,7 @@ struct OwlmetryHost: Sendable, Equatable {
         "foregrounds": (0...10).map(String.init),
         "daysSinceFirstLaunch": (0...30).map(String.init),
         "hoursSinceFirstLaunch": (0...72).map(String.init),
+        "flushOnBackground": ["true", "false"],
         "isEligible": ["true", "false"],
         "forceShow": ["false", "true"],
         "showsConsent": ["default", "true", "false"],
@@ -97,6 +102,7 @@ struct OwlmetryHost: Sendable, Equatable {
         foregrounds = number("foregrounds")
         daysSinceFirstLaunch = number("daysSinceFirstLaunch")
         hoursSinceFirstLaunch = number("hoursSinceFirstLaunch")
+        countsForegrounds = options["flushOnBackground"] != "false"
         isEligible = options["isEligible"] != "false"
         forceShow = options["forceShow"] == "true"
         showsConsent = options["showsConsent"].flatMap { $0 == "default" ? nil : $0 == "true" }
