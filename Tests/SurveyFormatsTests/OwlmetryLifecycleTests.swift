@@ -148,6 +148,25 @@ struct OwlmetryLifecycleTests {
         #expect(passed.currentQuestion == "q_pick")
     }
 
+    /// Only the gate reads and sets the per-process mark (Gate@17d5bac0:96, 105-107; `Owl.swift`@50bf137b
+    /// `questionnaireWasShownThisProcess`, `markQuestionnaireShown`); `OwlQuestionnaireView` (View@50bf137b)
+    /// touches neither.
+    @Test("manual presentation ignores the per-process mark and sets none: the app presents it after the gate did, and the gate still presents after the app did")
+    func manualIgnoresTheMark() throws {
+        let afterGate = try Self.session()
+        afterGate.play(.app(.launch), .app(.consent(.later)))
+        #expect(afterGate.shownThisProcess)
+        #expect(Self.names(afterGate.perform(.app(.resume))) == ["fetched", "page"])
+        #expect(afterGate.gatePresentationsThisProcess == 1)
+        let beforeGate = try Self.session(["trigger": "conditions", "foregrounds": "1"])
+        beforeGate.play(.app(.launch))
+        #expect(Self.names(beforeGate.perform(.app(.resume))) == ["fetched", "page"])
+        beforeGate.play(.app(.quit))
+        #expect(!beforeGate.shownThisProcess)
+        #expect(Self.names(beforeGate.perform(.app(.foreground))) == ["fetched", "consent_shown"])
+        #expect(beforeGate.shownThisProcess)
+    }
+
     /// Gate@17d5bac0:69 and :168: the modifier shows consent by default, `showsConsent: false` opens page 1.
     @Test("the modifier with showsConsent false opens straight on page 1")
     func modifierWithoutConsent() throws {

@@ -78,6 +78,34 @@ struct OwlmetryServerTests {
         #expect(server.rows[0].answers == ["q_pick": "no", "q_text": " kept as sent "])
     }
 
+    /// `questionnaires.ts:301-305` under `allowPartial: true` (`questionnaire-ingest.ts:388-391`): partial
+    /// relaxes only the required check, so an unknown key refuses a draft as well, and nothing is written.
+    @Test("an unknown answer key is a 400 even on a draft, and the row is left as it was")
+    func unknownKeyOnDraft() throws {
+        var server = try Self.server()
+        #expect(Self.reason(server.save(userID: "u", answers: ["q_text": "hi", "q_gone": "x"], isComplete: false, at: Self.now)) == #"400 unknown question id "q_gone""#)
+        #expect(server.rows.isEmpty)
+        _ = server.save(userID: "u", answers: ["q_text": "hi"], isComplete: false, at: Self.now)
+        #expect(Self.reason(server.save(userID: "u", answers: ["q_gone": "x"], isComplete: false, at: Self.now)) == #"400 unknown question id "q_gone""#)
+        #expect(server.rows[0].answers == ["q_text": "hi"])
+    }
+
+    /// `questionnaire-ingest.ts:377-378` (a submitted row is refused before any write), `:470, 478-481` (the
+    /// update only where `submitted_at IS NULL`, else 409), `:539, 546-549` (the insert's conflict path
+    /// likewise), `:558`: a completion answered 2xx always flipped `submitted_at`. So the SDK's success page
+    /// on any 2xx, whatever `was_submitted` says (Flow@50bf137b `submit()`), never shows for a submit that
+    /// newly submitted nothing.
+    @Test("a completion answered 2xx always has was_submitted true: a new row, a draft, no user id; a submitted row is 409")
+    func completionAlwaysFlips() throws {
+        var server = try Self.server()
+        #expect(server.save(userID: "a", answers: ["q_text": "x"], isComplete: true, at: Self.now) == OwlmetryServer.SaveResponse(http: 201, row: 0, wasSubmitted: true))
+        _ = server.save(userID: "b", answers: ["q_text": "x"], isComplete: false, at: Self.now)
+        #expect(server.save(userID: "b", answers: [:], isComplete: true, at: Self.now) == OwlmetryServer.SaveResponse(http: 200, row: 1, wasSubmitted: true))
+        #expect(server.save(userID: nil, answers: ["q_text": "x"], isComplete: true, at: Self.now) == OwlmetryServer.SaveResponse(http: 201, row: 2, wasSubmitted: true))
+        #expect(Self.reason(server.save(userID: "b", answers: [:], isComplete: true, at: Self.now)) == "409 already_responded")
+        #expect(server.rows.allSatisfy { $0.submittedAt != nil })
+    }
+
     /// `questionnaire-ingest.ts:329-342, 439-552`: without a user id nothing is looked up, so every save
     /// inserts a row (201) and a completion is never refused as dismissed; a fetch has no draft.
     @Test("a client without a user id: a new row with every save, and no draft at the fetch")
