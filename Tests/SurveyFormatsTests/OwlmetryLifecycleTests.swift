@@ -239,6 +239,21 @@ struct OwlmetryLifecycleTests {
         #expect(session.answer(for: "q_text") == "  hi there \n")
     }
 
+    /// Store@50bf137b:64-84: a multiple choice is held as a set and sent as `Array(set).sorted()`, so by option
+    /// id: neither the order of the taps nor the order of the options in the schema.
+    @Test("a multiple choice is sent sorted by option id, not in tap order or schema order")
+    func multipleChoiceSortedByID() throws {
+        let schema = OwlmetryTests.question(#"""
+            {"id": "q_many", "type": "multi_choice", "title": "Pick", "required": true, "options": [{"id": "zeta", "label": "Z"}, {"id": "mid", "label": "M"}, {"id": "alpha", "label": "A"}]},
+            {"id": "q_nps", "type": "nps", "title": "Recommend?", "required": false}
+            """#)
+        let session = try OwlmetryTests.session(schema: schema)
+        session.play(.app(.launch), .app(.consent(.accept)), .answer("q_many", ["zeta", "alpha", "mid"]))
+        let saved = Self.detail(session.perform(.tapNext), "draft_saved")
+        #expect(saved?["answers"] == ["q_many": ["alpha", "mid", "zeta"]])
+        #expect(saved?["stored_answers"] == ["q_many": ["alpha", "mid", "zeta"]])
+    }
+
     /// SinglePage@7e172549:27-30, RatingPage@7e172549:28-31, NpsPage@50cb154a:44-48 (a tap sets a value,
     /// nothing unsets it); MultiPage@7e172549:27-34 (a tap toggles); a text can be erased.
     @Test("a single choice, rating or score cannot be cleared; a text or a multiple choice can")
