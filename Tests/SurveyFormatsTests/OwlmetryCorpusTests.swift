@@ -13,18 +13,38 @@ struct OwlmetryCorpusTests {
         "owlmetry_shared_test_all_types_schema.json",
     ]
 
-    @Test("each schema loads and a respondent gets from the first launch to one submission", arguments: schemas)
-    func schemaReplays(name: String) throws {
+    /// Under the SDK's identities (an account, or the persistent anonymous id) a respondent answers the first
+    /// question, cancels, is resumed by the next launch at the second question, and submits once.
+    @Test(
+        "each schema loads; a respondent with an account or the anonymous id answers, cancels, resumes at the next launch and submits once",
+        arguments: schemas, ["identified", "anonymous"])
+    func schemaReplays(name: String, user: String) throws {
         let survey = try #require(try loadCorpus("owlmetry", name) as? OwlmetrySurvey)
-        let session = try #require(survey.makeSession(SessionSettings(today: testToday)) as? OwlmetrySession)
+        let settings = SessionSettings(today: testToday, options: ["user": user])
+        let session = try #require(survey.makeSession(settings) as? OwlmetrySession)
         session.play(.app(.launch), .app(.consent(.accept)))
         for (index, question) in survey.questions.enumerated() {
             #expect(session.currentQuestion == question.id)
-            session.play(.answer(question.id, survey.candidateValues(for: question.id, settings: SessionSettings(today: testToday))[0]))
+            session.play(.answer(question.id, survey.candidateValues(for: question.id, settings: settings)[0]))
             session.play(index + 1 < survey.questions.count ? .tapNext : .submit)
+            if index == 0, survey.questions.count > 1 { session.play(.app(.quit), .app(.launch)) }
         }
         #expect(session.submissions == 1)
+        #expect(session.server.rows.count == 1)
         #expect(session.payload?.objectValue?["answers"]?.objectValue?.count == survey.questions.count)
+    }
+
+    /// The lint findings of each corpus schema: none are errors; the docs' multiline question with a
+    /// placeholder is the one the SDK draws without it.
+    @Test("the corpus schemas lint without errors; the docs' multiline placeholder is reported as hidden")
+    func corpusLint() throws {
+        for name in Self.schemas {
+            let text = try String(contentsOf: corpusURL("owlmetry", name), encoding: .utf8)
+            let findings = FormatRegistry.standard.lint(SourceFile(path: name, text: text)).findings
+            #expect(!findings.contains { $0.severity == .error }, Comment(rawValue: name))
+            let expected = name == "owlmetry_docs_text_questions_schema.json" ? ["owl-optional-only", "owl-placeholder-hidden"] : []
+            #expect(findings.compactMap(\.rule).filter { $0 != "owl-resume-on-skipped" } == expected, Comment(rawValue: name))
+        }
     }
 
     /// The wire examples file: request and expected-result sequences.

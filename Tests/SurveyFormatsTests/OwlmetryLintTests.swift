@@ -13,11 +13,22 @@ struct OwlmetryLintTests {
     let required = #"{"id": "a", "type": "nps", "title": "A", "required": true}"#
     let optional = #"{"id": "b", "type": "nps", "title": "B", "required": false}"#
 
-    @Test("owl-unknown-key and owl-dropped-key: keys the validator drops")
+    /// `questionnaires.ts:194-199, 278`: the normalised question keeps only known keys.
+    @Test("owl-unknown-key: keys the validator drops; a non-string subtitle is no longer dropped but an error")
     func droppedKeys() {
         #expect(rules(#"{"id": "a", "type": "nps", "title": "A", "required": true, "requird": false}"#) == ["owl-unknown-key"])
-        #expect(rules(#"{"id": "a", "type": "nps", "title": "A", "required": true, "subtitle": 3}"#) == ["owl-dropped-key"])
+        #expect(rules(#"{"id": "a", "type": "nps", "title": "A", "required": true, "subtitle": 3}"#) == ["owl-schema"])
         #expect(rules(#"{"id": "a", "type": "nps", "title": "A", "required": true, "subtitle": "S"}"#).isEmpty)
+        #expect(rules(#"{"id": "a", "type": "nps", "title": "A", "required": true, "subtitle": null}"#).isEmpty)
+    }
+
+    /// owlmetry/owlmetry-swift@4b6c330c `Sources/Owlmetry/SwiftUI/Questionnaire/Pages/OwlQuestionnaireTextPage.swift:19-31`:
+    /// a multiline question is a TextEditor, which has no placeholder; only the TextField shows one.
+    @Test("owl-placeholder-hidden: a placeholder on a multiline question is never shown")
+    func placeholderHidden() {
+        let multiline = #"{"id": "a", "type": "text", "title": "A", "required": true, "multiline": true, "placeholder": "P"}"#
+        #expect(rules(multiline) == ["owl-placeholder-hidden"])
+        #expect(rules(#"{"id": "a", "type": "text", "title": "A", "required": true, "placeholder": "P"}"#).isEmpty)
     }
 
     @Test("owl-optional-only: nothing required")

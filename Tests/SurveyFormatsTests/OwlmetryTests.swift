@@ -4,8 +4,9 @@ import Testing
 
 @testable import SurveyFormats
 
-/// Owlmetry's schema validation (reference §3.1), answers (§3.2) and lifecycle (§3.3).
-@Suite("Owlmetry")
+/// Owlmetry's schema validation and answer validation, as the server's shared validators run them
+/// (owlmetry/owlmetry@e9b6cab6 `packages/shared/src/questionnaires.ts`); each test names the lines it follows.
+@Suite("Owlmetry schema and answers")
 struct OwlmetryTests {
     static let schema = #"""
         {"version": 1, "questions": [
@@ -22,6 +23,7 @@ struct OwlmetryTests {
 
     static func question(_ members: String) -> String { #"{"version": 1, "questions": [\#(members)]}"# }
 
+    /// `questionnaires.ts:128-281`: every check of `validateQuestionnaireSchema`, each a located error here.
     @Test(
         "every schema violation is a located error",
         arguments: [
@@ -37,6 +39,7 @@ struct OwlmetryTests {
             (question(#"{"id": "q", "type": "nps", "title": "T"}"#), "/questions/0"),
             (question(#"{"id": "q", "type": "nps", "title": "T", "required": "yes"}"#), "/questions/0/required"),
             (question(#"{"id": "q", "type": "text", "title": "T", "required": true, "placeholder": "\#(String(repeating: "p", count: 201))"}"#), "/questions/0/placeholder"),
+            (question(#"{"id": "q", "type": "text", "title": "T", "required": true, "multiline": "yes"}"#), "/questions/0/multiline"),
             (question(#"{"id": "q", "type": "single_choice", "title": "T", "required": true, "options": [{"id": "a", "label": "A"}]}"#), "/questions/0/options"),
             (question(#"{"id": "q", "type": "multi_choice", "title": "T", "required": true, "options": [{"id": "a", "label": "A"}, {"id": "a", "label": "B"}]}"#), "/questions/0/options/1"),
             (question(#"{"id": "q", "type": "multi_choice", "title": "T", "required": true, "options": [{"id": "a", "label": ""}, {"id": "b", "label": "B"}]}"#), "/questions/0/options/0/label"),
@@ -46,6 +49,52 @@ struct OwlmetryTests {
         let errors = loadErrors(text: text)
         #expect(errors.map(\.pointer) == [pointer])
         #expect(errors.allSatisfy { $0.position != nil && $0.rule == "owl-schema" })
+    }
+
+    /// Correction 15, `questionnaires.ts:182-187` (subtitle) and `:204-206` (placeholder): a present,
+    /// non-null value that is not a string rejects the whole schema; `routes/questionnaires.ts:285-286, 414-416`
+    /// answer 400 to it.
+    @Test(
+        "a present, non-null subtitle or placeholder that is not a string rejects the whole schema",
+        arguments: [
+            (#""subtitle": 5"#, "/questions/0/subtitle"), (#""subtitle": ["S"]"#, "/questions/0/subtitle"),
+            (#""subtitle": false"#, "/questions/0/subtitle"), (#""placeholder": {"en": "P"}"#, "/questions/0/placeholder"),
+            (#""placeholder": 0"#, "/questions/0/placeholder"),
+        ])
+    func nonStringTexts(member: String, pointer: String) {
+        let errors = loadErrors(text: Self.question(#"{"id": "q", "type": "text", "title": "T", "required": true, \#(member)}"#))
+        #expect(errors.map(\.pointer) == [pointer])
+        #expect(errors.first?.message.contains("expected a string of at most") == true && errors.first?.message.contains("(or null)") == true)
+        #expect(errors.first?.rule == "owl-schema")
+    }
+
+    /// `questionnaires.ts:182-183, 198, 204, 210`: null or absent subtitle, placeholder and multiline are
+    /// omitted from the normalised schema (what `schema_snapshot` copies, `questionnaire-ingest.ts:434`).
+    @Test("null subtitle, placeholder and multiline load and are left out of the normalised schema")
+    func nullTextsOmitted() throws {
+        let text = Self.question(#"{"id": "q", "type": "text", "title": "T", "required": true, "subtitle": null, "placeholder": null, "multiline": null}"#)
+        let survey = try #require(try loadSurvey(text: text) as? OwlmetrySurvey)
+        #expect(survey.schema == ["version": 1, "questions": [["id": "q", "type": "text", "title": "T", "required": true]]])
+        #expect(survey.questions[0].isMultiline == false)
+        #expect(lintFindings(text).findings.isEmpty)
+    }
+
+    /// `questionnaires.ts:170-178, 184, 205, 270`: lengths are JavaScript's `length`, UTF-16 code units.
+    @Test("lengths count UTF-16 code units: 101 emoji are a 202-unit title, over 200")
+    func utf16Lengths() {
+        let emoji = String(repeating: "😀", count: 101)
+        #expect(loadErrors(text: Self.question(#"{"id": "q", "type": "nps", "title": "\#(emoji)", "required": true}"#)).map(\.pointer) == ["/questions/0/title"])
+        let hundred = String(repeating: "😀", count: 100)
+        #expect(throws: Never.self) { try loadSurvey(text: Self.question(#"{"id": "q", "type": "nps", "title": "\#(hundred)", "required": true}"#)) }
+    }
+
+    /// `questionnaires.ts:178, 270`: a title or label is blank under JavaScript's `trim`, which removes the
+    /// BOM (U+FEFF) but not U+0085; Swift's whitespace does the opposite.
+    @Test("blank means JavaScript's trim: a BOM-only title is blank, a NEL-only title is not")
+    func javaScriptBlank() {
+        #expect(Owlmetry.isBlank("\u{FEFF} \u{3000}\u{2028}"))
+        #expect(!Owlmetry.isBlank("\u{85}"))
+        #expect(loadErrors(text: Self.question(#"{"id": "q", "type": "nps", "title": "\uFEFF", "required": true}"#)).map(\.pointer) == ["/questions/0/title"])
     }
 
     @Test("1 to 30 questions; 2 to 20 options")
@@ -59,7 +108,8 @@ struct OwlmetryTests {
         #expect(loadErrors(text: many).map(\.pointer) == ["/questions/0/options"])
     }
 
-    @Test("the validator's messages, and empty values counted as unanswered")
+    /// `questionnaires.ts:301-305` (unknown keys first), `:308-376` (schema order, the messages).
+    @Test("the validator's messages word for word, unknown keys before anything, then schema order")
     func validatorMessages() throws {
         let survey = try #require(try loadCorpus("owlmetry", "owlmetry_shared_test_all_types_schema.json") as? OwlmetrySurvey)
         let validator = survey.validator
@@ -69,151 +119,30 @@ struct OwlmetryTests {
         }
         #expect(problem(["nope": 1]) == #"unknown question id "nope""#)
         #expect(problem(["q_text": 3]) == #""q_text" must be a string"#)
+        #expect(problem(["q_single": 1]) == #""q_single" must be a string option id"#)
         #expect(problem(["q_single": "c"]) == #""c" is not a valid option for "q_single""#)
-        #expect(problem(["q_multi": ["x", "x"]]) == #""q_multi" has duplicate selection"#)
+        #expect(problem(["q_multi": "x"]) == #""q_multi" must be an array"#)
+        #expect(problem(["q_multi": [1]]) == #""q_multi" entries must be strings"#)
+        #expect(problem(["q_multi": ["x", "x"]]) == #""q_multi" has duplicate selection "x""#)
         #expect(problem(["q_rate": 6]) == #""q_rate" must be an integer 1-5"#)
         #expect(problem(["q_nps": 4.5]) == #""q_nps" must be an integer 0-10"#)
         #expect(problem(["q_text": .string(String(repeating: "a", count: 4001))]) == #""q_text" exceeds 4000 chars"#)
         #expect(problem(["q_text": "  ", "q_single": "a"], partial: false) == #""q_text" is required"#)
         #expect(problem(["q_multi": [], "q_nps": .null]) == nil)
-        #expect(try validator.validate(["q_text": " hi "], allowPartial: true).get() == ["q_text": "hi"])
+        // The unknown key wins over a bad value of an earlier question; schema order picks between bad values.
+        #expect(problem(["q_text": 3, "zz": 1]) == #"unknown question id "zz""#)
+        #expect(problem(["q_rate": 9, "q_text": 3]) == #""q_text" must be a string"#)
+        #expect(problem(["q_rate": 9], partial: false) == #""q_text" is required"#)
     }
 
-    @Test("afterLaunch: the first launch fetches and shows the consent sheet; accept opens page 1")
-    func afterLaunch() throws {
-        let session = try Self.session()
-        #expect(session.perform(.answer("q_text", "x")).outcome.kind == .rejected)
-        let launch = session.perform(.app(.launch))
-        #expect(launch.events.map(\.name) == ["fetched"])
-        #expect(session.screen == .consent)
-        session.play(.app(.consent(.accept)))
-        #expect(session.visibleQuestions == ["q_text"])
-    }
-
-    @Test("afterLaunches(3) shows it at the third launch; manual only when the app opens it")
-    func launchCountsAndManual() throws {
-        let third = try Self.session(["trigger": "afterLaunches(3)"])
-        third.play(.app(.launch), .app(.launch))
-        #expect(third.screen == .closed)
-        third.play(.app(.launch))
-        #expect(third.screen == .consent)
-        let manual = try Self.session(["trigger": "manual"])
-        manual.play(.app(.launch))
-        #expect(manual.screen == .closed)
-        manual.play(.app(.resume))
-        #expect(manual.screen == .consent)
-    }
-
-    @Test("condition triggers are ANDed and checked at launch, foreground and wait")
-    func conditions() throws {
-        let session = try Self.session(["trigger": "conditions", "foregrounds": "2", "hoursSinceFirstLaunch": "12"])
-        session.play(.app(.launch), .app(.foreground), .app(.foreground))
-        #expect(session.screen == .closed)
-        session.play(.app(.wait(seconds: 11 * 3600)))
-        #expect(session.screen == .closed)
-        let result = session.perform(.app(.wait(seconds: 3600)))
-        #expect(result.events.map(\.name) == ["fetched"])
-        #expect(session.screen == .consent)
-    }
-
-    @Test("consent later closes until the next launch; never writes the global dismissal")
-    func consentOutcomes() throws {
-        let later = try Self.session()
-        later.play(.app(.launch), .app(.consent(.later)), .app(.foreground))
-        #expect(later.screen == .closed)
-        later.play(.app(.launch))
-        #expect(later.screen == .consent)
-        let never = try Self.session()
-        never.play(.app(.launch))
-        #expect(never.perform(.app(.consent(.never))).events.map(\.name) == ["dismissed"])
-        #expect(never.hasEnded)
-        let relaunch = never.perform(.app(.launch))
-        #expect(relaunch.events.first?.detail == ["eligible": false, "reason": "globally_dismissed"])
-    }
-
-    @Test("Next saves the whole accumulated set as a draft, merged per key; required questions block Next and Submit")
-    func draftsAndRequired() throws {
-        let session = try Self.session()
-        session.play(.app(.launch), .app(.consent(.accept)))
-        #expect(session.perform(.tapNext).outcome.kind == .rejected)
-        session.play(.answer("q_text", "   "))
-        #expect(session.perform(.tapNext).outcome.kind == .rejected)
-        session.play(.answer("q_text", "hi"))
-        let first = session.perform(.tapNext)
-        #expect(first.events.first?.name == "draft_saved")
-        #expect(first.events.first?.detail?.objectValue?["http"] == 201)
-        let second = session.perform(.tapNext)
-        #expect(second.events.first?.detail?.objectValue?["answers"] == ["q_text": "hi"])
-        #expect(second.events.first?.detail?.objectValue?["http"] == 200)
-        #expect(session.isSubmittable)
-        session.play(.answer("q_nps", 10), .submit)
-        #expect(session.payload?.objectValue?["answers"] == ["q_text": "hi", "q_nps": 10])
-        #expect(session.payload?.objectValue?["schema_snapshot"]?.objectValue?["questions"]?.arrayValue?.count == 3)
-    }
-
-    @Test("quit and resume: the draft comes back, consent is skipped, the first unanswered question is shown")
-    func quitAndResume() throws {
-        let session = try Self.session()
-        session.play(.app(.launch), .app(.consent(.accept)), .answer("q_text", "hi"), .tapNext, .answer("q_pick", "no"), .app(.quit))
-        #expect(session.screen == .closed)
-        let resumed = session.perform(.app(.resume))
-        #expect(resumed.events.first?.detail == ["eligible": true, "in_progress": ["q_text": "hi"]])
-        #expect(session.currentQuestion == "q_pick")
-        #expect(session.answer(for: "q_pick") == nil)
-    }
-
-    @Test("submit flips submitted_at once; a later launch is told already_responded")
-    func submitOnce() throws {
-        let session = try Self.session()
-        session.play(.app(.launch), .app(.consent(.accept)), .answer("q_text", "hi"), .tapNext, .tapNext)
-        let submit = session.perform(.submit)
-        #expect(submit.events.first?.name == "submitted")
-        #expect(submit.events.first?.detail?.objectValue?["was_submitted"] == true)
-        #expect(session.hasEnded)
-        #expect(session.perform(.app(.launch)).events.first?.detail == ["eligible": false, "reason": "already_responded"])
-        #expect(session.submissions == 1)
-    }
-
-    @Test("a cleared answer survives the per-key merge, and the step checker says so")
-    func clearedAnswerSurvives() throws {
-        let session = try Self.session()
-        let checker = session.survey.makeStepChecker()
-        session.play(.app(.launch), .app(.consent(.accept)), .answer("q_text", "hi"), .tapNext, .answer("q_pick", "yes"), .tapNext, .back, .clear(question: "q_pick"))
-        let result = session.perform(.tapNext)
-        #expect(result.events.first?.detail?.objectValue?["stored_answers"] == ["q_text": "hi", "q_pick": "yes"])
-        #expect(checker.check(session, after: .tapNext, result: result).map(\.property) == ["cleared-answer-survives-merge"])
-        session.play(.submit)
-        #expect(session.payload?.objectValue?["answers"]?.objectValue?["q_pick"] == "yes")
-    }
-
-    @Test("anonymous saves create a new row each time, and the step checker says so")
-    func anonymousRows() throws {
-        let session = try Self.session(["user": "anonymous"])
-        let checker = session.survey.makeStepChecker()
-        session.play(.app(.launch), .app(.consent(.accept)), .answer("q_text", "hi"), .tapNext)
-        let result = session.perform(.tapNext)
-        #expect(result.events.first?.detail?.objectValue?["http"] == 201)
-        #expect(result.events.first?.detail?.objectValue?["user_id"] == .null)
-        #expect(checker.check(session, after: .tapNext, result: result).map(\.property) == ["anonymous-saves-create-rows"])
-        #expect(session.server.rows.count == 2)
-    }
-
-    @Test("server options: inactive, already responded and dismissed are ineligible at the fetch")
-    func serverOptions() throws {
-        for (options, reason) in [(["questionnaire": "inactive"], "inactive"), (["server": "responded"], "already_responded"), (["server": "dismissed"], "globally_dismissed")] {
-            let session = try Self.session(options)
-            #expect(session.perform(.app(.launch)).events.first?.detail == ["eligible": false, "reason": .string(reason)])
-            #expect(session.screen == .closed)
-        }
-    }
-
-    @Test("verbs Owlmetry lacks do not fit; an unknown option does not fit the survey")
-    func verbs() throws {
-        let session = try Self.session()
-        #expect(session.perform(.skip(question: nil)).outcome.kind == .doesNotFit)
-        #expect(session.perform(.goto(question: "q_text")).outcome.kind == .doesNotFit)
-        let survey = try loadSurvey(text: Self.schema)
-        #expect(survey.problem(with: SessionSettings(options: ["trigger": "afterLaunches(40)"])) != nil)
-        #expect(survey.problem(with: SessionSettings(options: ["trigger": "afterLaunches(4)", "user": "anonymous"])) == nil)
+    /// Correction 16, `questionnaires.ts:324-332`: text is stored as sent, untrimmed; the limit counts
+    /// UTF-16 code units of what was sent.
+    @Test("the server keeps text as sent, untrimmed, and counts its length in UTF-16 units")
+    func textStoredAsSent() throws {
+        let survey = try #require(try loadCorpus("owlmetry", "owlmetry_shared_test_all_types_schema.json") as? OwlmetrySurvey)
+        #expect(try survey.validator.validate(["q_text": " hi "], allowPartial: true).get() == ["q_text": " hi "])
+        let emoji = JSONValue.string(String(repeating: "😀", count: 2001))
+        #expect(throws: OwlmetryAnswerError.self) { try survey.validator.validate(["q_text": emoji], allowPartial: true).get() }
+        #expect(throws: Never.self) { try survey.validator.validate(["q_text": .string(String(repeating: "😀", count: 2000))], allowPartial: true).get() }
     }
 }

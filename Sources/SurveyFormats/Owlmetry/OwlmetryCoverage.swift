@@ -2,7 +2,8 @@ import SurveyCore
 
 /// The branches of a questionnaire's lifecycle (DESIGN §7, issue 8): the launch trigger and each condition
 /// of the condition trigger, each consent outcome, each question shown and answered, each option picked,
-/// and each way the questionnaire ends (submitted, refused, later, never, quit, each ineligible reason).
+/// and each way the questionnaire ends (submitted, refused, later, never, a failed dismissal, quit, each
+/// ineligible reason, a failed fetch).
 struct OwlmetryCoverageLayout: Sendable {
     let plan: CoveragePlan
     /// The index of each question's first option among the choices (after the three consent outcomes).
@@ -12,7 +13,7 @@ struct OwlmetryCoverageLayout: Sendable {
     static let conditionTrigger = 1
 
     enum Terminal: Int {
-        case submitted, submitRefused, later, dismissed, quit, inactive, globallyDismissed, alreadyResponded
+        case submitted, submitRefused, later, dismissed, dismissFailed, quit, inactive, globallyDismissed, alreadyResponded, fetchFailed
 
         static func ineligible(_ reason: String) -> Int {
             switch reason {
@@ -28,10 +29,12 @@ struct OwlmetryCoverageLayout: Sendable {
             case .submitRefused: "submission refused by the server"
             case .later: "consent answered later"
             case .dismissed: "consent answered never (globally dismissed)"
+            case .dismissFailed: "consent answered never, the dismissal failed"
             case .quit: "quit before submitting"
             case .inactive: "fetch ineligible: inactive"
             case .globallyDismissed: "fetch ineligible: globally_dismissed"
             case .alreadyResponded: "fetch ineligible: already_responded"
+            case .fetchFailed: "fetch failed (transport)"
             }
         }
     }
@@ -80,7 +83,9 @@ extension OwlmetrySurvey {
             }
             plan.questions.append(CoveragePlan.QuestionPoint(id: question.id, location: question.location, decisions: []))
         }
-        let terminals: [OwlmetryCoverageLayout.Terminal] = [.submitted, .submitRefused, .later, .dismissed, .quit, .inactive, .globallyDismissed, .alreadyResponded]
+        let terminals: [OwlmetryCoverageLayout.Terminal] = [
+            .submitted, .submitRefused, .later, .dismissed, .dismissFailed, .quit, .inactive, .globallyDismissed, .alreadyResponded, .fetchFailed,
+        ]
         plan.terminals = terminals.map { CoveragePlan.Point(question: "questionnaire", description: $0.description, location: location) }
         return OwlmetryCoverageLayout(plan: plan, firstOption: firstOption)
     }

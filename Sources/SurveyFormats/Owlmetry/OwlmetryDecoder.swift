@@ -1,8 +1,9 @@
 import SurveyCore
 
-/// Reads and validates a schema as the server's validator does (reference §3.1): every violation is a
-/// located error, and reading goes on past each so that lint reports them all. Keys the validator drops
-/// (unknown keys, a subtitle or placeholder that is not a string) are warnings.
+/// Reads and validates a schema as the server's `validateQuestionnaireSchema` does (owlmetry/owlmetry@e9b6cab6
+/// `packages/shared/src/questionnaires.ts:125-281`): every violation is a located error (the server answers
+/// 400 to the whole schema), and reading goes on past each so that lint reports them all, where the server
+/// stops at the first. Unknown keys, which the validator drops, are warnings.
 struct OwlmetryDecoder {
     private(set) var problems: [Diagnostic] = []
     private var questions: [Owlmetry.Question] = []
@@ -84,15 +85,16 @@ struct OwlmetryDecoder {
             error(cursor, "question \(id.map { "\"\($0)\" " } ?? "")has no \"required\"; expected true or false (it does not default)")
         }
         var placeholder: String?
-        var multiline = false
+        var multiline: Bool?
         var options: [Owlmetry.Option] = []
         var known = ["id", "type", "title", "subtitle", "required"]
         switch type {
         case .text?:
             known += ["placeholder", "multiline"]
             placeholder = readText(object, "placeholder", range: 0...Owlmetry.maximumPlaceholderLength, required: false)
-            if let member = object["multiline"] {
-                if let value = member.boolValue { multiline = value } else { error(member, "expected true or false for \"multiline\", found \(member.node.kindDescription)") }
+            // Absent or null is omitted (`questionnaires.ts:210-215`).
+            if let member = object["multiline"], member.node.kind != .null {
+                if let value = member.boolValue { multiline = value } else { error(member, "expected true or false (or null) for \"multiline\", found \(member.node.kindDescription)") }
             }
         case .singleChoice?, .multiChoice?:
             known += ["options"]
@@ -110,7 +112,7 @@ struct OwlmetryDecoder {
         warnUnknownKeys(object, known: known, in: "question \(id.map { "\"\($0)\"" } ?? "")")
         guard let id, let type, let title, let required else { return nil }
         return Owlmetry.Question(
-            id: id, type: type, title: title, subtitle: subtitle, isRequired: required, placeholder: placeholder, isMultiline: multiline,
+            id: id, type: type, title: title, subtitle: subtitle, isRequired: required, placeholder: placeholder, multiline: multiline,
             options: options, location: object.location)
     }
 
@@ -167,27 +169,29 @@ struct OwlmetryDecoder {
         return id
     }
 
-    /// A text member within its length; titles and labels must not be blank. Optional texts that are not
-    /// strings are dropped by the validator: a warning.
+    /// A text member within its length in UTF-16 code units (JavaScript's `length`). Titles and labels are
+    /// required and must not be blank (`questionnaires.ts:177-180, 268-276`). An optional text (subtitle,
+    /// placeholder) that is absent or null is omitted; any other value that is not a string rejects the whole
+    /// schema (`:182-187, 204-206`).
     private mutating func readText(_ object: JSONObjectCursor, _ key: String, range: ClosedRange<Int>, required: Bool) -> String? {
-        guard let member = object[key] else {
+        guard let member = object[key], required || member.node.kind != .null else {
             if required { error(object.cursor, "missing \"\(key)\"; expected a string of \(range.lowerBound) to \(range.upperBound) characters") }
             return nil
         }
         guard let text = member.stringValue else {
-            if required {
-                error(member, "expected a string for \"\(key)\", found \(member.node.kindDescription)")
-            } else {
-                problems.append(member.diagnostic(.warning, "\"\(key)\" is \(member.node.kindDescription), not a string: the validator drops it", rule: "owl-dropped-key"))
-            }
+            let expected = required ? "a string" : "a string of at most \(range.upperBound) characters (or null)"
+            error(
+                member, "expected \(expected) for \"\(key)\", found \(member.node.kindDescription)",
+                hint: required ? nil : "the server rejects the whole schema (400) when \"\(key)\" is present and not a string; remove it or write it as text")
             return nil
         }
         if required, Owlmetry.isBlank(text) {
             error(member, "\"\(key)\" must not be blank")
             return nil
         }
-        if !range.contains(text.count) {
-            error(member, "\"\(key)\" is \(text.count) characters; expected \(range.lowerBound) to \(range.upperBound)")
+        let length = Owlmetry.length(text)
+        if !range.contains(length) {
+            error(member, "\"\(key)\" is \(length) characters (UTF-16 code units, as the server counts); expected \(range.lowerBound) to \(range.upperBound)")
             return nil
         }
         return text

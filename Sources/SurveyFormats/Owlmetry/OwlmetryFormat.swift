@@ -17,9 +17,10 @@ public struct OwlmetryFormat: SurveyFormat {
         try OwlmetrySurvey(OwlmetryDecoder.read(root))
     }
 
-    /// The validator's errors and the keys it drops; then what a valid schema does at run time that its
-    /// author may not mean (`owl-optional-only`: nothing required, so an empty submission is accepted;
-    /// `owl-required-after-optional`: a resume lands on a skipped optional question before answered ones).
+    /// The validator's errors and the unknown keys it drops; then what a valid schema does at run time that
+    /// its author may not mean (`owl-optional-only`: nothing required, so an empty submission is accepted;
+    /// `owl-resume-on-skipped`: a resume lands on a skipped optional question before answered ones;
+    /// `owl-placeholder-hidden`: the SDK's multiline editor has no placeholder).
     public func lint(_ root: JSONCursor) -> [Diagnostic] {
         let outline = OwlmetryDecoder.read(root)
         var findings = outline.problems
@@ -38,6 +39,13 @@ public struct OwlmetryFormat: SurveyFormat {
                     .note, file: outline.file, location: questions[firstOptional].location,
                     message: "optional '\(questions[firstOptional].id)' comes before required '\(laterRequired.id)': a respondent who skips it and quits resumes on it, not where they left (firstUnansweredIndex)",
                     hint: "put optional questions after the required ones", rule: "owl-resume-on-skipped"))
+        }
+        for question in questions where question.isMultiline && question.placeholder != nil {
+            findings.append(
+                Diagnostic(
+                    .note, file: outline.file, location: question.location,
+                    message: "'\(question.id)' is multiline with a placeholder: the Swift SDK draws a multiline text as a TextEditor, which shows no placeholder (only the single-line TextField does)",
+                    hint: "put the hint in the subtitle, or make the question single-line", rule: "owl-placeholder-hidden"))
         }
         return findings
     }

@@ -1,3 +1,4 @@
+import Foundation
 import SurveyCore
 
 /// The model of an Owlmetry questionnaire schema (reference §3.1): `{"version": 1, "questions": [...]}`,
@@ -24,9 +25,13 @@ public enum Owlmetry {
         public var subtitle: String?
         public var isRequired: Bool
         public var placeholder: String?
-        public var isMultiline: Bool
+        /// `multiline` as written; absent or null is omitted from the normalised schema (the SDK reads false).
+        public var multiline: Bool?
         public var options: [Option]
         public var location: SourceLocation
+
+        /// The SDK decodes a missing `multiline` as false (`OwlQuestionnaireTextQuestion.init(from:)`).
+        public var isMultiline: Bool { multiline ?? false }
 
         /// The schema entry as the server's validator normalises it (what `schema_snapshot` copies).
         var normalised: JSONValue {
@@ -35,7 +40,7 @@ public enum Owlmetry {
             switch type {
             case .text:
                 if let placeholder { entry["placeholder"] = .string(placeholder) }
-                entry["multiline"] = .bool(isMultiline)
+                if let multiline { entry["multiline"] = .bool(multiline) }
             case .singleChoice, .multiChoice:
                 entry["options"] = .array(options.map { ["id": .string($0.id), "label": .string($0.label)] })
             case .rating:
@@ -64,15 +69,26 @@ public enum Owlmetry {
         }
     }
 
+    /// JavaScript's `String.prototype.length`: UTF-16 code units. Every length limit of the validators
+    /// counts these (`questionnaires.ts:170-178, 184, 205, 270, 326`), so an emoji counts two.
+    static func length(_ text: String) -> Int { text.utf16.count }
+
+    /// The server's emptiness test, `text.trim().length === 0` (`questionnaires.ts:178, 270, 313`):
+    /// JavaScript's `trim` removes WhiteSpace (tab, VT, FF, space, NBSP, BOM and every Zs) and line terminators.
     static func isBlank(_ text: String) -> Bool {
-        text.unicodeScalars.allSatisfy { $0.properties.isWhitespace }
+        text.unicodeScalars.allSatisfy(isJavaScriptWhitespace)
     }
 
-    static func trimmed(_ text: String) -> String {
-        let scalars = text.unicodeScalars
-        guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-            let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })
-        else { return "" }
-        return String(scalars[start...end])
+    private static func isJavaScriptWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, 0xA0, 0xFEFF, 0x2028, 0x2029: true
+        default: scalar.properties.generalCategory == .spaceSeparator
+        }
+    }
+
+    /// What the Swift SDK sends for a text: `trimmingCharacters(in: .whitespacesAndNewlines)`
+    /// (`OwlQuestionnaireAnswerStore.collected`); empty means unanswered (`isAnswered`).
+    static func sdkTrimmed(_ text: String) -> String {
+        text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -1,34 +1,42 @@
 import SurveyCore
 
-/// An app showing an Owlmetry questionnaire (reference §3.3): launches, foregrounds and time passing drive
-/// the trigger; a fetch decides eligibility; the consent sheet; one question per page with Back, Next and
-/// Submit; a draft save of the whole accumulated answer set on every Next; quit, and resume at the first
-/// unanswered question with consent skipped. Every request the device sends is an event with the server's
-/// answer, so goldens show exactly what the device sends.
+/// An app with the Owlmetry Swift SDK showing one questionnaire: the process and the gate that presents the
+/// sheet (`OwlmetryGate.swift`), and here the sheet itself, `OwlQuestionnaireFlowContainer`: the consent
+/// detent, one question per page with Back, Next and Submit, a draft save of the collected answers on every
+/// Next, Cancel, and the success page. Every request the device sends is an event with the server's answer,
+/// so goldens show exactly what is sent and what the respondent is told.
 final class OwlmetrySession: SurveySession {
     enum Screen: Equatable {
-        /// Nothing shown: the app is not launched, or the questionnaire is closed.
+        /// No sheet: the app is not launched, or the questionnaire is not presented.
         case closed
         case consent
         case page(Int)
-        /// The thank-you page after a submission.
+        /// The success page after a submission.
         case thanks
     }
 
     let survey: OwlmetrySurvey
     let host: OwlmetryHost
-    private let coverage: (recorder: CoverageRecorder, layout: OwlmetryCoverageLayout)?
-    private(set) var clock: ScenarioClock
+    let coverage: (recorder: CoverageRecorder, layout: OwlmetryCoverageLayout)?
+    var clock: ScenarioClock
     private(set) var screen = Screen.closed
-    private(set) var isRunning = false
-    private var launches = 0
-    private var foregrounds = 0
-    private var firstLaunch: Int?
-    /// After "later", a quit or an ineligible fetch, the app does not present again before the next launch.
-    private var heldUntilLaunch = false
-    /// The answers on the device (the SDK's answer store).
-    private(set) var store: [String: JSONValue] = [:]
-    private(set) var server: OwlmetryServer
+    var isRunning = false
+    /// `OwlQuestionnaireState`: persistent across launches.
+    var launches = 0
+    var foregrounds = 0
+    var firstLaunch: Int?
+    /// `Owl.questionnaireWasShownThisProcess`: set when the gate presents it, cleared by a launch.
+    var shownThisProcess = false
+    /// How many times the gate presented the sheet since the last launch (at most once without `forceShow`).
+    var gatePresentationsThisProcess = 0
+    /// The user id the SDK puts on every questionnaire call.
+    var userID: String?
+    /// The changes `…AfterFetch` options make on the server, applied once when a fetch first presents it.
+    var changesAfterFetchPending = true
+    var isOffline: Bool
+    /// What the sheet's controls hold (`OwlQuestionnaireAnswerStore`): text as typed, choices sorted.
+    var store: [String: JSONValue] = [:]
+    var server: OwlmetryServer
     /// The row of the completed submission (for the payload).
     private(set) var submittedRow: Int?
     /// How many calls answered `was_submitted: true` (must never exceed one).
@@ -36,30 +44,33 @@ final class OwlmetrySession: SurveySession {
 
     init(survey: OwlmetrySurvey, settings: SessionSettings, coverage: CoverageRecorder?) {
         self.survey = survey
-        self.host = OwlmetryHost(settings)
+        let host = OwlmetryHost(settings)
+        self.host = host
         self.coverage = coverage.map { ($0, survey.layout()) }
         self.clock = ScenarioClock(today: settings.today)
+        self.userID = host.initialUserID
+        self.isOffline = host.isOffline
         var server = OwlmetryServer(validator: survey.validator, schema: survey.schema)
         server.isActive = host.isActive
+        if host.identity == .identified || host.identity == .loggedOut {
+            _ = server.claim(anonymousID: OwlmetryHost.anonymousID, userID: OwlmetryHost.accountID)
+        }
         switch host.server {
-        case "responded":
-            server.insert(
-                OwlmetryServer.Row(
-                    userID: host.userID, answers: [:], createdAt: clock.timestamp(), submittedAt: clock.timestamp(), schemaSnapshot: survey.schema))
-        case "dismissed":
-            server.dismiss(userID: host.userID)
-        default:
-            break
+        case .responded: server.markResponded(userID: host.respondentID, at: clock.timestamp())
+        case .dismissed: _ = server.dismiss(userID: host.respondentID)
+        case .fresh, .respondedAfterFetch, .dismissedAfterFetch: break
         }
         self.server = server
     }
 
     // MARK: what the respondent sees
 
-    private var page: Int? {
+    var page: Int? {
         if case .page(let index) = screen { return index }
         return nil
     }
+
+    var isSheetShown: Bool { screen != .closed }
 
     var currentQuestion: String? { page.map { survey.questions[$0].id } }
 
@@ -68,17 +79,16 @@ final class OwlmetrySession: SurveySession {
 
     func visibleQuestionIndex(at position: Int) -> Int { page ?? 0 }
 
+    /// The last page with every required question answered: Submit is enabled and passes `hasAllRequired`.
     var isSubmittable: Bool {
         guard let page, page == survey.questions.count - 1 else { return false }
         return missingRequired == nil
     }
 
-    /// Over once submitted, or once the server will never again find the respondent eligible (dismissed
-    /// for good, already responded, inactive): nothing more can lead to a submission.
+    /// Over once submitted, or once nothing can lead to a submission: the server will refuse any
+    /// completion from this user (inactive, dismissed, already responded), or the device is offline for good.
     var hasEnded: Bool {
-        if submittedRow != nil { return true }
-        if case .ineligible = server.fetch(userID: host.userID) { return true }
-        return false
+        submittedRow != nil || isOffline || !server.acceptsCompletion(from: userID)
     }
 
     func answer(for question: String) -> JSONValue? { store[question] }
@@ -105,9 +115,30 @@ final class OwlmetrySession: SurveySession {
         return actions
     }
 
-    /// The first required question of the schema without an answer (blank counts as unanswered).
+    /// `isAnswered` of the answer store: a text must not be empty once trimmed, a multiple choice must have
+    /// an option; a single choice, rating and score are answered once picked.
+    func isAnswered(_ question: Owlmetry.Question) -> Bool {
+        switch store[question.id] {
+        case nil, .null?: false
+        case .string(let text)? where question.type == .text: !Owlmetry.sdkTrimmed(text).isEmpty
+        case .array(let elements)?: !elements.isEmpty
+        default: true
+        }
+    }
+
+    /// The first required question of the schema without an answer (`hasAllRequired`).
     private var missingRequired: String? {
-        survey.questions.first { $0.isRequired && OwlmetryValidator.isEmpty(store[$0.id]) }?.id
+        survey.questions.first { $0.isRequired && !isAnswered($0) }?.id
+    }
+
+    /// `collected`: what a save sends. Text trimmed, blank text and empty selections left out.
+    var collected: [String: JSONValue] {
+        var answers: [String: JSONValue] = [:]
+        for question in survey.questions where isAnswered(question) {
+            guard let value = store[question.id] else { continue }
+            answers[question.id] = value.stringValue.map { .string(Owlmetry.sdkTrimmed($0)) } ?? value
+        }
+        return answers
     }
 
     // MARK: actions
@@ -118,11 +149,7 @@ final class OwlmetrySession: SurveySession {
         }
         switch action {
         case .answer(let id, let value): return onPage(id) { self.answer($0, value) }
-        case .clear(let id):
-            return onPage(id) { index in
-                self.store[self.survey.questions[index].id] = nil
-                return StepResult(.ok)
-            }
+        case .clear(let id): return onPage(id) { self.answer($0, .null) }
         case .next(let id): return onPage(id) { self.next(from: $0) }
         case .back:
             return onPage(nil) { index in
@@ -146,38 +173,41 @@ final class OwlmetrySession: SurveySession {
         return body(page)
     }
 
-    private var screenName: String {
+    var screenName: String {
         switch screen {
-        case .closed: isRunning ? "the questionnaire is closed" : "the app has not been launched"
+        case .closed: isRunning ? "the questionnaire is not presented" : "the app has not been launched"
         case .consent: "the consent sheet is shown"
         case .page: "a question page"
         case .thanks: "the questionnaire was submitted"
         }
     }
 
+    /// What the page's control can hold: any text (erased: null); a set of the options (unticked: `[]`);
+    /// one option, star or score, which a tap replaces but nothing removes. Anything else is refused with
+    /// the server validator's message.
     private func answer(_ index: Int, _ value: JSONValue) -> StepResult {
         let question = survey.questions[index]
-        // The SDK's controls cannot make an answer of the wrong type; a text longer than the server takes
-        // can be typed, and the server refuses it at the next save.
-        if !OwlmetryValidator.isEmpty(value), case .failure(let problem) = survey.validator.check(value, for: question),
-            !(question.type == .text && value.stringValue != nil)
-        {
-            return StepResult(.rejected(problem.message))
+        switch (question.type, value) {
+        case (.text, .string), (.text, .null), (.multiChoice, .null): break
+        case (.multiChoice, .array(let elements)) where elements.isEmpty: break
+        case (.singleChoice, _) where OwlmetryValidator.isEmpty(value), (.rating, _) where OwlmetryValidator.isEmpty(value), (.nps, _) where OwlmetryValidator.isEmpty(value):
+            return StepResult(.rejected("the SDK's \(question.type.rawValue) page cannot unselect: a tap picks another \(question.type == .singleChoice ? "option" : "value"), nothing clears it"))
+        default:
+            if let problem = survey.validator.problem(with: value, for: question) { return StepResult(.rejected(problem.message)) }
         }
-        // The SDK sorts a multiple choice's ids (reference §3.2).
-        if case .array(let elements) = value {
-            store[question.id] = .array(elements.sorted { ($0.stringValue ?? "") < ($1.stringValue ?? "") })
-        } else {
-            store[question.id] = value
+        switch value {
+        case .null: store[question.id] = nil
+        case .array(let elements): store[question.id] = .array(elements.sorted { ($0.stringValue ?? "") < ($1.stringValue ?? "") })
+        default: store[question.id] = value
         }
-        if let coverage, !OwlmetryValidator.isEmpty(value) { coverage.layout.recordAnswer(value, at: index, survey: survey, coverage.recorder) }
+        if let coverage, isAnswered(question), let stored = store[question.id] { coverage.layout.recordAnswer(stored, at: index, survey: survey, coverage.recorder) }
         return StepResult(.ok)
     }
 
-    /// Next: blocked on an unanswered required question; otherwise saves the draft and shows the next page.
+    /// Next: disabled on an unanswered required question; otherwise a background draft save and the next page.
     private func next(from index: Int) -> StepResult {
         let question = survey.questions[index]
-        if question.isRequired, OwlmetryValidator.isEmpty(store[question.id]) {
+        if question.isRequired, !isAnswered(question) {
             return StepResult(.rejected("\"\(question.id)\" is required: Next stays disabled until it is answered"))
         }
         guard index + 1 < survey.questions.count else { return StepResult(.rejected("this is the last page: it has Submit, not Next")) }
@@ -186,26 +216,29 @@ final class OwlmetrySession: SurveySession {
         return StepResult(.ok, events: events)
     }
 
-    /// The full accumulated answer set, without the empty values (an empty set is not sent).
-    private var answerSet: [String: JSONValue] { store.filter { !OwlmetryValidator.isEmpty($0.value) } }
-
-    /// A fire-and-forget draft save: errors are swallowed by the SDK, but the trace shows them.
+    /// `saveDraftInBackground`: fire and forget; nothing is sent when the collected set is empty, and a
+    /// refusal is swallowed (the trace still shows it).
     private func saveDraft() -> [TraceEvent] {
-        let answers = answerSet
+        let answers = collected
         guard !answers.isEmpty else { return [] }
-        let response = server.save(userID: host.userID, answers: answers, isComplete: false, at: clock.timestamp())
-        return [event(for: response, sent: answers, isComplete: false)]
+        return send(answers, isComplete: false).events
     }
 
+    /// Submit: awaits the server; a success shows the success page, any error an alert over the last page.
     private func submit(from index: Int) -> StepResult {
         guard index == survey.questions.count - 1 else { return StepResult(.rejected("Submit is on the last page; this is page \(index + 1) of \(survey.questions.count)")) }
-        if let missing = missingRequired { return StepResult(.rejected("\"\(missing)\" is required: Submit checks hasAllRequired")) }
-        let answers = answerSet
-        let response = server.save(userID: host.userID, answers: answers, isComplete: true, at: clock.timestamp())
-        let events = [event(for: response, sent: answers, isComplete: true)]
-        guard response.wasSubmitted == true, let row = response.row else {
+        let question = survey.questions[index]
+        if question.isRequired, !isAnswered(question) {
+            return StepResult(.rejected("\"\(question.id)\" is required: Submit stays disabled until it is answered"))
+        }
+        if let missing = missingRequired {
+            return StepResult(.rejected("\"\(missing)\" is required: Submit checks hasAllRequired"), events: [alert("errorRequiredMissing")])
+        }
+        let (response, events) = send(collected, isComplete: true)
+        guard let response, response.http < 300, let row = response.row else {
             coverage.map { $0.recorder.terminal(OwlmetryCoverageLayout.Terminal.submitRefused.rawValue) }
-            return StepResult(.rejected("the server refused the submission: \(response.reason ?? response.error ?? "HTTP \(response.http)")"), events: events)
+            let message = response.map { Self.errorDescription($0) } ?? Self.offlineMessage
+            return StepResult(.rejected("the submission failed and the sheet stays on the last page: \(message)"), events: events + [alert(message)])
         }
         submissions += 1
         submittedRow = row
@@ -214,125 +247,106 @@ final class OwlmetrySession: SurveySession {
         return StepResult(.ok, events: events)
     }
 
-    private func event(for response: OwlmetryServer.SaveResponse, sent: [String: JSONValue], isComplete: Bool) -> TraceEvent {
-        var detail: [String: JSONValue] = ["answers": .object(sent), "is_complete": .bool(isComplete), "http": .number(Double(response.http))]
-        detail["user_id"] = host.userID.map(JSONValue.string) ?? .null
-        if let reason = response.reason { detail["reason"] = .string(reason) }
-        if let error = response.error { detail["error"] = .string(error) }
-        guard response.http < 300, let row = response.row else { return TraceEvent("save_rejected", detail: .object(detail)) }
+    /// One save as the device sends it, and the event that shows the server's answer (nil when offline).
+    private func send(_ answers: [String: JSONValue], isComplete: Bool) -> (response: OwlmetryServer.SaveResponse?, events: [TraceEvent]) {
+        var detail: [String: JSONValue] = ["answers": .object(answers), "is_complete": .bool(isComplete)]
+        detail["user_id"] = userID.map(JSONValue.string) ?? .null
+        guard !isOffline else {
+            detail["error"] = .string(Self.offlineMessage)
+            return (nil, [TraceEvent("save_failed", detail: .object(detail))])
+        }
+        let response = server.save(userID: userID, answers: answers, isComplete: isComplete, at: clock.timestamp())
+        detail["http"] = .number(Double(response.http))
+        guard response.http < 300, let row = response.row else {
+            if let reason = response.reason { detail["reason"] = .string(reason) }
+            if let error = response.error { detail["error"] = .string(error) }
+            return (response, [TraceEvent("save_rejected", detail: .object(detail))])
+        }
         detail["was_submitted"] = .bool(response.wasSubmitted ?? false)
         detail["stored_answers"] = .object(server.rows[row].answers)
         detail["row"] = .number(Double(row + 1))
         if let submittedAt = server.rows[row].submittedAt { detail["submitted_at"] = .string(submittedAt) }
-        return TraceEvent(isComplete ? "submitted" : "draft_saved", detail: .object(detail))
+        return (response, [TraceEvent(isComplete ? "submitted" : "draft_saved", detail: .object(detail))])
     }
 
-    private func show(page index: Int) -> StepResult {
+    /// `OwlQuestionnaireError.errorDescription` for a refused call: a save's 400 is `invalidAnswers` with the
+    /// body and its 404 `slugNotFound`; anything else (and every refused dismissal) `serverError` with the
+    /// status and the body (`EventTransport.saveQuestionnaireResponse`, `submitQuestionnaireDismiss`).
+    static func errorDescription(_ response: OwlmetryServer.SaveResponse, ofSave: Bool = true) -> String {
+        let body = CanonicalJSON.compact(response.errorBody)
+        switch response.http {
+        case 400 where ofSave: return "Invalid answers: \(body)"
+        case 404 where ofSave: return "Questionnaire slug not found."
+        default: return "Server returned \(response.http): \(body)"
+        }
+    }
+
+    /// A transport failure's description (URLError's for no connection; the OS words it).
+    static let offlineMessage = "The Internet connection appears to be offline."
+
+    func alert(_ message: String) -> TraceEvent {
+        TraceEvent("alert", detail: .string(message))
+    }
+
+    func show(page index: Int) -> StepResult {
         screen = .page(index)
         coverage.map { $0.recorder.question(index, shown: true) }
         return StepResult(.ok, events: [TraceEvent("page", detail: .string("\(index + 1)/\(survey.questions.count)"))])
     }
 
-    // MARK: the app around it
+    func close() {
+        screen = .closed
+        store = [:]
+    }
 
-    private func perform(_ event: AppEvent) -> StepResult {
-        switch event {
-        case .launch:
-            // A launch starts the app afresh: a questionnaire on screen is gone, with its unsaved page.
-            screen = .closed
-            isRunning = true
-            launches += 1
-            firstLaunch = firstLaunch ?? clock.elapsed
-            heldUntilLaunch = false
-            return StepResult(.ok, events: checkTrigger(on: .launch))
-        case .foreground:
-            guard isRunning else { return StepResult(.rejected("the app has not been launched")) }
-            foregrounds += 1
-            return StepResult(.ok, events: checkTrigger(on: .foreground))
-        case .wait(let seconds):
-            clock.advance(seconds: seconds)
-            return StepResult(.ok, events: isRunning ? checkTrigger(on: .wait) : [])
-        case .consent(let choice):
-            guard screen == .consent else { return StepResult(.rejected("no consent sheet is shown (\(screenName))")) }
-            coverage.map { $0.recorder.choice($0.layout.consentChoice(choice)) }
-            switch choice {
-            case .accept:
-                return show(page: firstUnanswered)
-            case .later:
-                screen = .closed
-                heldUntilLaunch = true
-                coverage.map { $0.recorder.terminal(OwlmetryCoverageLayout.Terminal.later.rawValue) }
-                return StepResult(.ok)
-            case .never:
-                screen = .closed
-                server.dismiss(userID: host.userID)
-                coverage.map { $0.recorder.terminal(OwlmetryCoverageLayout.Terminal.dismissed.rawValue) }
-                return StepResult(.ok, events: [TraceEvent("dismissed", detail: ["scope": "global", "user_id": host.userID.map(JSONValue.string) ?? .null])])
-            }
-        case .quit:
-            guard page != nil else { return StepResult(.rejected("no question page is shown (\(screenName))")) }
-            // The unsaved page is lost; a resume starts from the server's draft.
-            screen = .closed
-            heldUntilLaunch = true
-            store = [:]
-            coverage.map { $0.recorder.terminal(OwlmetryCoverageLayout.Terminal.quit.rawValue) }
+    func showConsent() -> [TraceEvent] {
+        screen = .consent
+        return [TraceEvent("consent_shown")]
+    }
+
+    /// `firstUnansweredIndex`: the first question in schema order not answered; the last page if all are.
+    var firstUnanswered: Int {
+        survey.questions.firstIndex { !isAnswered($0) } ?? max(0, survey.questions.count - 1)
+    }
+
+    // MARK: the sheet's consent detent and Cancel
+
+    func consent(_ choice: AppEvent.Consent) -> StepResult {
+        guard screen == .consent else { return StepResult(.rejected("no consent sheet is shown (\(screenName))")) }
+        coverage.map { $0.recorder.choice($0.layout.consentChoice(choice)) }
+        switch choice {
+        case .accept:
+            return show(page: 0)
+        case .later:
+            close()
+            coverage.map { $0.recorder.terminal(OwlmetryCoverageLayout.Terminal.later.rawValue) }
             return StepResult(.ok)
-        case .resume:
-            guard isRunning else { return StepResult(.rejected("the app has not been launched")) }
-            guard screen == .closed else { return StepResult(.rejected("the questionnaire is already open (\(screenName))")) }
-            return StepResult(.ok, events: present())
-        }
-    }
-
-    enum Occasion { case launch, foreground, wait }
-
-    /// Evaluates the trigger and presents the questionnaire when it holds.
-    private func checkTrigger(on occasion: Occasion) -> [TraceEvent] {
-        guard screen == .closed, !heldUntilLaunch else { return [] }
-        let holds: Bool
-        switch host.trigger {
-        case .manual:
-            return []
-        case .afterLaunch, .afterLaunches:
-            guard occasion == .launch else { return [] }
-            let needed = if case .afterLaunches(let count) = host.trigger { count } else { 1 }
-            holds = launches >= needed
-            coverage.map { $0.recorder.decision(OwlmetryCoverageLayout.launchTrigger, outcome: holds, leaves: [holds ? .true : .false]) }
-        case .conditions:
-            let elapsed = clock.elapsed - (firstLaunch ?? clock.elapsed)
-            let leaves = [
-                launches >= host.launches, foregrounds >= host.foregrounds,
-                elapsed >= host.daysSinceFirstLaunch * 86_400, elapsed >= host.hoursSinceFirstLaunch * 3600,
-            ]
-            holds = leaves.allSatisfy { $0 }
-            coverage.map { $0.recorder.decision(OwlmetryCoverageLayout.conditionTrigger, outcome: holds, leaves: leaves.map { $0 ? .true : .false }) }
-        }
-        return holds ? present() : []
-    }
-
-    /// Fetches the questionnaire and shows it: at the first unanswered question of a draft (consent
-    /// skipped), or the consent sheet.
-    private func present() -> [TraceEvent] {
-        switch server.fetch(userID: host.userID) {
-        case .ineligible(let reason):
-            heldUntilLaunch = true
-            coverage.map { $0.recorder.terminal(OwlmetryCoverageLayout.Terminal.ineligible(reason)) }
-            return [TraceEvent("fetched", detail: ["eligible": false, "reason": .string(reason)])]
-        case .eligible(let draft):
-            var detail: [String: JSONValue] = ["eligible": true]
-            if let draft {
-                detail["in_progress"] = .object(draft)
-                store = draft
-                return [TraceEvent("fetched", detail: .object(detail))] + show(page: firstUnanswered).events
+        case .never:
+            // "Don't ask again", confirmed: the dismissal must succeed for the sheet to close.
+            guard !isOffline else {
+                coverage.map { $0.recorder.terminal(OwlmetryCoverageLayout.Terminal.dismissFailed.rawValue) }
+                return StepResult(.rejected("the dismissal failed and the consent sheet stays: \(Self.offlineMessage)"), events: [TraceEvent("dismiss_failed", detail: ["error": .string(Self.offlineMessage)]), alert(Self.offlineMessage)])
             }
-            store = [:]
-            screen = .consent
-            return [TraceEvent("fetched", detail: .object(detail))]
+            let response = server.dismiss(userID: userID)
+            let user = userID.map(JSONValue.string) ?? .null
+            guard response.http < 300 else {
+                coverage.map { $0.recorder.terminal(OwlmetryCoverageLayout.Terminal.dismissFailed.rawValue) }
+                let message = Self.errorDescription(response, ofSave: false)
+                return StepResult(
+                    .rejected("the dismissal failed and the consent sheet stays: \(message)"),
+                    events: [TraceEvent("dismiss_failed", detail: ["http": .number(Double(response.http)), "user_id": user]), alert(message)])
+            }
+            close()
+            coverage.map { $0.recorder.terminal(OwlmetryCoverageLayout.Terminal.dismissed.rawValue) }
+            return StepResult(.ok, events: [TraceEvent("dismissed", detail: ["scope": "global", "user_id": user])])
         }
     }
 
-    /// `firstUnansweredIndex`: the first question in schema order without an answer; the last page if all are.
-    private var firstUnanswered: Int {
-        survey.questions.firstIndex { OwlmetryValidator.isEmpty(store[$0.id]) } ?? max(0, survey.questions.count - 1)
+    /// Cancel in the toolbar of a question page: the sheet closes without saving the page.
+    func cancel() -> StepResult {
+        guard page != nil else { return StepResult(.rejected("no question page is shown (\(screenName)): Cancel is on the question pages")) }
+        close()
+        coverage.map { $0.recorder.terminal(OwlmetryCoverageLayout.Terminal.quit.rawValue) }
+        return StepResult(.ok)
     }
 }

@@ -1,8 +1,9 @@
 import SurveyCore
 
-/// After every step of a walk: the lifecycle's invariants (submitted exactly once; a payload only after it)
-/// and the quirks of the server, simulated and reported as hazards (reference §3.3): an answer cleared on
-/// the device survives the per-key merge, and saves without a user id create a new row each time.
+/// After every step of a walk: the lifecycle's invariants (submitted exactly once; a payload only after it;
+/// the gate presents a questionnaire at most once a process unless `forceShow`) and the quirks of the server,
+/// simulated and reported as hazards (docs/owlmetry.md): an answer cleared on the device survives the per-key
+/// merge, and a client that sends no user id (not the Swift SDK) creates a new row with every save.
 final class OwlmetryStepChecker: StepChecker {
     private let survey: OwlmetrySurvey
 
@@ -18,6 +19,9 @@ final class OwlmetryStepChecker: StepChecker {
         if session.submissions > 1 {
             findings.append(Finding(.engineError, "submitted-once", "was_submitted was true on \(session.submissions) calls; the server flips submitted_at once"))
         }
+        if session.gatePresentationsThisProcess > 1, !session.host.forceShow {
+            findings.append(Finding(.engineError, "presented-once-per-process", "the gate presented the questionnaire \(session.gatePresentationsThisProcess) times in one process; Owl.markQuestionnaireShown stops a second"))
+        }
         if (session.payload != nil) != (session.submittedRow != nil) {
             findings.append(Finding(.engineError, "payload-after-submit", "the payload must exist exactly once the questionnaire is submitted"))
         }
@@ -27,14 +31,14 @@ final class OwlmetryStepChecker: StepChecker {
                 findings.append(
                     Finding(
                         .hazard, "cleared-answer-survives-merge",
-                        "'\(key)' was cleared on the device but the server row still holds \(stored[key].map(CanonicalJSON.compact) ?? "it"): the merge is per key and empty values are not sent (reference §3.3)",
+                        "the server row holds '\(key)' = \(stored[key].map(CanonicalJSON.compact) ?? "a value") but the device did not send it (cleared on the device, or a draft the manually presented view was not given): the merge is per key and empty values are not sent, so the old value stays and is submitted (questionnaire-ingest.ts:395-397)",
                         question: key))
             }
-            if session.host.isAnonymous, session.server.rows.count > 1 {
+            if session.host.identity == .none, session.server.rows.count > 1 {
                 findings.append(
                     Finding(
                         .hazard, "anonymous-saves-create-rows",
-                        "saves without a user id made \(session.server.rows.count) rows for one respondent: each anonymous save inserts a new row (reference §3.3)"))
+                        "saves without a user id made \(session.server.rows.count) rows for one respondent: the server inserts a new row for each (questionnaire-ingest.ts:439-552); the Swift SDK always sends an id"))
             }
         }
         return findings
