@@ -16,10 +16,14 @@ struct C3PROLintCase: Sendable, CustomTestStringConvertible {
     static let gate = fhirItem("gate", "boolean")
     static func when(_ question: String, _ answer: String = #""answerBoolean": true"#) -> [String] { [stu3Condition(question, answer)] }
     static let red = #""answerCoding": {"system": "http://example.org/s", "code": "red"}"#
+    static func slider(_ low: Int, _ high: Int, start: Int? = nil) -> String {
+        let defaultValue = start.map { [("questionnaire-defaultValue", #""valueInteger": \#($0)"#)] } ?? []
+        return fhirItem("s", "integer", extensions([("minValue", #""valueInteger": \#(low)"#), ("maxValue", #""valueInteger": \#(high)"#)] + defaultValue))
+    }
 
     static let all: [C3PROLintCase] = [
         C3PROLintCase(rule: "fhir-stu3-input", failing: c3proText([colors]), passing: questionnaireText([fhirItem("c", "choice", codingOptions(["a"]))])),
-        C3PROLintCase(rule: "c3pro-unsupported-item", failing: c3proText([fhirItem("f", "attachment"), colors]), passing: c3proText([fhirItem("f", "string"), colors])),
+        C3PROLintCase(rule: "c3pro-unsupported-item", failing: c3proText([fhirItem("f", "text"), colors]), passing: c3proText([fhirItem("f", "string"), colors])),
         C3PROLintCase(rule: "c3pro-inline-options", failing: c3proText([fhirItem("s", "choice", #""option": [{"valueString": "a"}]"#)]), passing: c3proText([colors])),
         C3PROLintCase(rule: "c3pro-valueset-missing", failing: c3proText([fhirItem("s", "choice", ##""options": {"reference": "#nowhere"}"##)]), passing: c3proText([colors])),
         C3PROLintCase(rule: "c3pro-no-choices", failing: c3proText([fhirItem("s", "choice"), colors]), passing: c3proText([colors])),
@@ -39,6 +43,20 @@ struct C3PROLintCase: Sendable, CustomTestStringConvertible {
         C3PROLintCase(
             rule: "c3pro-multiple-choice-equality", failing: c3proText([fhirItem("c", "choice", #"\#(colorOptions), "repeats": true"#), fhirItem("t", "boolean", enableWhen: when("c", red))]),
             passing: c3proText([colors, fhirItem("t", "boolean", enableWhen: when("c", red))])),
+        C3PROLintCase(rule: "c3pro-slider-limits", failing: c3proText([slider(0, 20), colors]), passing: c3proText([slider(0, 10), colors])),
+        C3PROLintCase(rule: "c3pro-slider-default", failing: c3proText([slider(0, 10, start: 11), colors]), passing: c3proText([slider(0, 10, start: 10), colors])),
+        C3PROLintCase(
+            rule: "c3pro-unbounded-integer", failing: c3proText([fhirItem("n", "integer", extensions([("minValue", #""valueInteger": 0"#)])), colors]),
+            passing: c3proText([fhirItem("n", "integer"), colors])),
+        C3PROLintCase(
+            rule: "c3pro-ignored-maxlength", failing: c3proText([fhirItem("s", "string", #""maxLength": 5"#), colors]), passing: c3proText([fhirItem("s", "string"), colors])),
+        C3PROLintCase(
+            rule: "c3pro-generated-linkid", failing: c3proText([#"{"type": "boolean", "text": "Fine?"}"#, colors]), passing: c3proText([fhirItem("f", "boolean"), colors])),
+        C3PROLintCase(
+            rule: "c3pro-missing-type", failing: c3proText([#"{"linkId": "f", "text": "Fine?"}"#, colors]), passing: c3proText([fhirItem("f", "string"), colors])),
+        C3PROLintCase(
+            rule: "c3pro-several-conditions", failing: c3proText([gate, colors, fhirItem("s", "string", enableWhen: when("gate") + when("c", red))]),
+            passing: c3proText([gate, colors, fhirItem("g", "group", enableWhen: when("gate"), items: [fhirItem("s", "string", enableWhen: when("c", red))])])),
         C3PROLintCase(
             rule: "c3pro-answer-and-item", failing: c3proText([fhirItem("p", "boolean", items: [fhirItem("pc", "string")]), colors]),
             passing: c3proText([fhirItem("g", "group", items: [fhirItem("p", "boolean"), fhirItem("pc", "string")]), colors])),

@@ -21,13 +21,16 @@ struct FHIROutline {
     let dangling: [Diagnostic]
     /// Where the file first uses a form only STU3 has, when it is C3-PRO's STU3-era input (§A3).
     let stu3Form: SourceLocation?
+    /// The first `identifier.value`, which C3-PRO names its task by when there is no id.
+    let identifier: String?
 
     init(
         file: String, items: [FHIR.Item], topLevel: [Int], url: String?, version: String?, id: String?, location: SourceLocation,
-        stu3Form: SourceLocation? = nil
+        stu3Form: SourceLocation? = nil, identifier: String? = nil
     ) {
         self.file = file
         self.stu3Form = stu3Form
+        self.identifier = identifier
         self.items = items
         self.topLevel = topLevel
         self.url = url
@@ -89,7 +92,7 @@ public struct FHIRSurvey: Survey {
     let coverageLayout = Lazy<FHIRCoverageLayout>()
     /// The ResearchKit task the c3pro profile runs, worked out when a c3pro session first needs it.
     let c3proTask = Lazy<FHIRC3PROTask>()
-    /// The identifier C3-PRO gives the task, which its response's `questionnaire` refers to: the id, else the url.
+    /// The identifier C3-PRO gives the task, which its response's `questionnaire` refers to.
     let taskIdentifier: String
     /// Where the file first uses a form only STU3 has, when it is STU3-era (C3-PRO's input).
     let stu3Form: SourceLocation?
@@ -109,7 +112,7 @@ public struct FHIRSurvey: Survey {
         items = outline.items
         topLevel = outline.topLevel
         itemByLinkId = outline.itemByLinkId
-        taskIdentifier = outline.id ?? outline.url ?? "questionnaire"
+        taskIdentifier = FHIRC3PROTask.identifier(id: outline.id, identifier: outline.identifier)
         stu3Form = outline.stu3Form
         if let url = outline.url {
             canonical = url + (outline.version.map { "|" + $0 } ?? "")
@@ -128,9 +131,19 @@ public struct FHIRSurvey: Survey {
 
     public var questionIDs: [String] { items.map(\.linkId) }
 
-    public var options: [String: [String]] { [Self.notEqualsOption: Self.notEqualsValues] }
+    public var options: [String: [String]] {
+        [Self.notEqualsOption: Self.notEqualsValues, FHIRC3PROResearchKit.option: FHIRC3PROResearchKit.allCases.map(\.rawValue)]
+    }
 
     public var profiles: [String] { [Self.r4Profile, Self.c3proProfile] }
+
+    /// What stops an engine before a respondent sees anything: under c3pro, ResearchKit throwing while C3-PRO
+    /// builds the task (the app stops); under r4, an STU3-era condition no R4 engine can read.
+    public func engineProblem(_ settings: SessionSettings) -> String? {
+        if settings.profile == Self.c3proProfile { return task().buildFailure.map { "\(file):\($0.location.position): \($0.message)" } }
+        guard let unreadable = items.lazy.flatMap({ item in item.c3pro.unreadableConditions.map { (item, $0) } }).first else { return nil }
+        return "\(file):\(unreadable.1.location.position): an enableWhen of '\(unreadable.0.linkId)' \(unreadable.1.problem): the r4 profile cannot evaluate it (C3-PRO drops the item's own conditions: use profile c3pro)"
+    }
 
     public func makeSession(_ settings: SessionSettings, coverage: CoverageRecorder?) -> any SurveySession {
         if settings.profile == Self.c3proProfile { return FHIRC3PROSession(survey: self, settings: settings, coverage: coverage) }
