@@ -21,6 +21,11 @@ struct C3PROLintCase: Sendable, CustomTestStringConvertible {
         return fhirItem("s", "integer", extensions([("minValue", #""valueInteger": \#(low)"#), ("maxValue", #""valueInteger": \#(high)"#)] + defaultValue))
     }
 
+    /// Each rule follows the source its finding describes (docs/fhir.md, C3-PRO lint rules): the errors are what
+    /// C3-PRO reports beside the task (C3-PRO@e5790c52 QuestionnaireItemPromise.swift:80-100, 307-315, 329-383;
+    /// Questionnaire+C3-PRO.swift:31-97) or what makes ResearchKit throw while it is built (ResearchKit@44c88877
+    /// ORKAnswerFormat.m:1735-1778, ORKOrderedTask.m:141-148); the warnings what C3-PRO reads otherwise
+    /// (QuestionnaireItemPromise.swift:154-156, 259-282, 317-320; ORKAnswerFormat.m:1700-1708; ConditionalStep.swift:84-113).
     static let all: [C3PROLintCase] = [
         C3PROLintCase(rule: "fhir-stu3-input", failing: c3proText([colors]), passing: questionnaireText([fhirItem("c", "choice", codingOptions(["a"]))])),
         C3PROLintCase(rule: "c3pro-unsupported-item", failing: c3proText([fhirItem("f", "text"), colors]), passing: c3proText([fhirItem("f", "string"), colors])),
@@ -101,5 +106,21 @@ struct FHIRC3PROLintTests {
             old: survey, new: survey, oldSettings: SessionSettings(today: testToday, profile: "c3pro"), newSettings: SessionSettings(today: testToday, profile: "c3pro"),
             names: ("c3pro", "c3pro"), replay: .answers, maxSteps: 30)
         #expect(same.run(walks: 10, seed: 1).isEmpty)
+    }
+
+    // C3-PRO@e5790c52 QuestionnaireItemPromise.swift:307-315 (a text item gets no step), Questionnaire+C3-PRO.swift:96 (answerInteger cannot be read)
+    @Test("comparing r4 with c3pro finds what C3-PRO prepares without: only r4 shows the text item, only c3pro shows the item whose condition it cannot read")
+    func profileComparisonOfPreparation() throws {
+        let survey = try loadQuestionnaire(
+            c3proText([
+                fhirItem("n", "integer", #""required": true"#), fhirItem("t", "text"),
+                fhirItem("s", "string", enableWhen: [stu3Condition("n", #""answerInteger": 3"#)]), fhirItem("end", "display", #""text": "Bye""#),
+            ]))
+        let comparer = Comparer(
+            old: survey, new: survey, oldSettings: SessionSettings(today: testToday, profile: "r4"), newSettings: SessionSettings(today: testToday, profile: "c3pro"),
+            names: ("r4", "c3pro"), replay: .answers, maxSteps: 30)
+        let details = comparer.run(walks: 40, seed: 1).map(\.detail)
+        #expect(details.contains { $0.contains("only r4 shows t") }, "\(details)")
+        #expect(details.contains { $0.contains("only c3pro shows s") }, "\(details)")
     }
 }

@@ -198,6 +198,7 @@ struct FHIRC3PROPreparationTests {
         #expect(FormatRegistry.standard.lint(SourceFile(path: "q.json", text: text)).findings.with(rule: "c3pro-several-conditions").count == 1)
     }
 
+    // C3-PRO@e5790c52 QuestionnaireController.swift:81-86, 109-115 (the view controller is handed over with the errors, before any step)
     @Test("a scenario's trace shows C3-PRO's errors as start events, in the golden text and in replay --json")
     func startEventsInTrace() throws {
         let survey = try loadQuestionnaire(c3proText([fhirItem("a", "boolean"), fhirItem("t", "text")]))
@@ -212,6 +213,7 @@ struct FHIRC3PROPreparationTests {
         #expect(r4.trace.startEvents.isEmpty && r4.trace.json.objectValue?["start_events"] == [])
     }
 
+    // ResearchKit@44c88877 ResearchKit/Common/ORKAnswerFormat.m:1645-1665, 1735-1778 (the exception stops the app while C3-PRO prepares the task)
     @Test("a scenario under c3pro on a Questionnaire whose task ResearchKit cannot build stops at step 0 with the located reason")
     func buildFailureStopsScenario() throws {
         let wide = extensions([("minValue", #""valueInteger": 0"#), ("maxValue", #""valueInteger": 100"#)])
