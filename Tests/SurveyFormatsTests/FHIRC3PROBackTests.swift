@@ -4,7 +4,8 @@ import Testing
 @testable import SurveyFormats
 
 /// Back as ResearchKit runs it under C3-PRO's conditional task, and what each path entry reports with the
-/// ResearchKit C3-PRO pins (1.5.x–2.0.0: one result a visit) and with 1.4.x and 2.1 on (one result a step).
+/// ResearchKit C3-PRO pins by default (1.5.x–2.0.0: one result a visit) and with 1.4.x (its podspec) and 2.1 on
+/// (one result a step).
 @Suite("FHIR c3pro Back: ResearchKit's path, its duplicates, and which visit's answer counts")
 struct FHIRC3PROBackTests {
     /// pain → pill (enabled by took, which comes after it: C3-PRO shows it while took has no result) → took
@@ -70,7 +71,7 @@ struct FHIRC3PROBackTests {
     @Test("with ResearchKit 1.5 (the default, as C3-PRO pins it) each entry keeps its own visit's answer and the first visit's answer is submitted")
     func firstVisitWins() throws {
         let session = try Self.revisitedPill([:])
-        #expect(session.researchKit == .perVisit)
+        #expect(session.researchKit == .v1_5 && session.researchKit.keepsResultPerVisit)
         #expect(session.taskResult.map(\.answers.first?.json) == [true, "paracetamol", true, "ibuprofen", true, nil])
         #expect(session.responseItems == [
             ["linkId": "pain", "answer": [["valueBoolean": true]]], ["linkId": "pill", "answer": [["valueString": "paracetamol"]]],
@@ -80,15 +81,18 @@ struct FHIRC3PROBackTests {
         #expect(findings.map(\.property) == ["c3pro-first-visit-wins"])
     }
 
-    // ResearchKit@29950b62 (2.1.0) ResearchKit/Common/ORKTaskViewController.m:693-737 (one result a step identifier); the same in 1.4.1
-    @Test("option researchkit 2.1+ (also ResearchKit 1.4.x): every entry reports the step's last answer, so the last visit's answer is submitted")
+    // ResearchKit@29950b62 (2.1.0) ResearchKit/Common/ORKTaskViewController.m:693-737 (one result a step identifier); ResearchKit@c1493b9c (1.4.1,
+    // C3-PRO's podspec pin) ResearchKit/Common/ORKTaskViewController.m:695-723 (the same, before 1.5 added "identifier:index")
+    @Test("option researchkit 1.4 (C3-PRO's podspec) and 2.1+: every entry reports the step's last answer, so the last visit's answer is submitted")
     func lastVisitWins() throws {
-        let session = try Self.revisitedPill(["researchkit": "2.1+"])
-        #expect(session.researchKit == .lastVisit)
-        #expect(session.taskResult.map(\.answers.first?.json) == [true, "ibuprofen", true, "ibuprofen", true, nil])
-        #expect(session.responseItems?.arrayValue?[1] == ["linkId": "pill", "answer": [["valueString": "ibuprofen"]]])
-        let findings = session.survey.makeStepChecker().check(session, after: .submit, result: StepResult(.ok))
-        #expect(findings.isEmpty)
+        for value in ["1.4", "2.1+"] {
+            let session = try Self.revisitedPill(["researchkit": value])
+            #expect(!session.researchKit.keepsResultPerVisit, "\(value)")
+            #expect(session.taskResult.map(\.answers.first?.json) == [true, "ibuprofen", true, "ibuprofen", true, nil], "\(value)")
+            #expect(session.responseItems?.arrayValue?[1] == ["linkId": "pill", "answer": [["valueString": "ibuprofen"]]], "\(value)")
+            let findings = session.survey.makeStepChecker().check(session, after: .submit, result: StepResult(.ok))
+            #expect(findings.isEmpty, "\(value)")
+        }
     }
 
     // ResearchKit@44c88877 ResearchKit/Common/ORKResult.m:1990-2015 (resultForIdentifier: searches from the end); C3-PRO ConditionalStep.swift:91

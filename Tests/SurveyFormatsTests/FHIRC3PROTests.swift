@@ -64,14 +64,18 @@ struct FHIRC3PROTests {
         #expect(finding.severity == .error && finding.position != nil)
     }
 
-    @Test("the profiles are r4 and c3pro, another is reported with a suggestion; option researchkit is 1.5 or 2.1+")
+    // C3-PRO@e5790c52 C3PRO.podspec:34 (ResearchKit ~> 1.4.1), .gitmodules and the ResearchKit submodule at 44c88877 (1.5.2), Cartfile.resolved:1
+    // (2efdb9d5)
+    @Test("the profiles are r4 and c3pro, another is reported with a suggestion; option researchkit names each of C3-PRO's pins: 1.4, 1.5 or 2.1+")
     func profiles() throws {
         let survey = try loadQuestionnaire(c3proText([fhirItem("a", "boolean")]))
         #expect(survey.profiles == ["r4", "c3pro"])
-        #expect(survey.options["researchkit"] == ["1.5", "2.1+"])
+        #expect(survey.options["researchkit"] == ["1.4", "1.5", "2.1+"])
         #expect(survey.problem(with: SessionSettings(profile: "c3pro")) == nil)
-        #expect(survey.problem(with: SessionSettings(profile: "c3pro", options: ["researchkit": "2.1+"])) == nil)
-        #expect(survey.problem(with: SessionSettings(profile: "c3pro", options: ["researchkit": "1.4"]))?.contains("expected one of 1.5, 2.1+") == true)
+        for value in ["1.4", "1.5", "2.1+"] {
+            #expect(survey.problem(with: SessionSettings(profile: "c3pro", options: ["researchkit": value])) == nil, "\(value)")
+        }
+        #expect(survey.problem(with: SessionSettings(profile: "c3pro", options: ["researchkit": "1.3"]))?.contains("expected one of 1.4, 1.5, 2.1+") == true)
         #expect(survey.problem(with: SessionSettings(profile: "c3po"))?.contains("did you mean 'c3pro'") == true)
         #expect(survey.makeSession(SessionSettings(profile: "r4")) is FHIRSession)
     }

@@ -1,17 +1,24 @@
 import SurveyCore
 
-/// Which ResearchKit the C3-PRO app links, for what each entry of the path reports (option `researchkit`):
-/// 1.5.0 to 2.0.0 (C3-PRO's submodule pin 1.5.2 and its Carthage resolution) keep each entry's own visit's
-/// result; 1.4.x (its podspec) and 2.1 on keep one result a step, the last visit's.
+/// Which ResearchKit the C3-PRO app links, for what each entry of the path reports (option `researchkit`),
+/// each of C3-PRO's three pins by its own name: `1.4` (its podspec's `~> 1.4.1`, the CocoaPods route),
+/// `1.5` (its submodule 1.5.2 and its Carthage resolution, the default) and `2.1+`. 1.5.0 to 2.0.0 keep
+/// each entry's own visit's result; 1.4.x and 2.1 on keep one result a step, the last visit's. Nothing
+/// else this profile simulates differs between them.
 enum FHIRC3PROResearchKit: String, Sendable, CaseIterable {
-    case perVisit = "1.5"
-    case lastVisit = "2.1+"
+    case v1_4 = "1.4"
+    case v1_5 = "1.5"
+    case v2_1 = "2.1+"
 
     static let option = "researchkit"
 
     init(_ settings: SessionSettings) {
-        self = settings.options[Self.option].flatMap(Self.init(rawValue:)) ?? .perVisit
+        self = settings.options[Self.option].flatMap(Self.init(rawValue:)) ?? .v1_5
     }
+
+    /// Whether each path entry keeps its own visit's result (under "identifier:index"), or every entry
+    /// of a step reports the result last saved under its identifier.
+    var keepsResultPerVisit: Bool { self == .v1_5 }
 }
 
 /// A respondent running the ResearchKit task C3-PRO makes of a Questionnaire: one step on screen at a time;
@@ -304,14 +311,14 @@ final class FHIRC3PROSession: SurveySession {
     /// The answers each path entry reports, in path order: its own visit's (ResearchKit 1.5) or its step's
     /// last (1.4, 2.1 on).
     var taskResult: [(step: Int, answers: [FHIR.Value])] {
-        path.map { entry in (entry.step, researchKit == .perVisit ? entry.answers : answers[entry.step] ?? []) }
+        path.map { entry in (entry.step, researchKit.keepsResultPerVisit ? entry.answers : answers[entry.step] ?? []) }
     }
 
     /// The answers of a step's result (`resultForIdentifier:` searches from the end: its last entry), or
     /// nil when it has no entry.
     private func result(of step: Int) -> [FHIR.Value]? {
         guard entries[step] > 0, let entry = path.last(where: { $0.step == step }) else { return nil }
-        return researchKit == .perVisit ? entry.answers : answers[step] ?? []
+        return researchKit.keepsResultPerVisit ? entry.answers : answers[step] ?? []
     }
 
     // MARK: ConditionalOrderedTask
