@@ -282,6 +282,25 @@ struct FHIRC3PROTests {
         #expect(session.responseItems == [["linkId": "q", "answer": [["valueDecimal": 2]]]])
     }
 
+    // ResearchKit@44c88877 ResearchKit/Common/ORKQuestionStepViewController.m:466-473 (Skip saves a null answer), :112-125 (a revisit restores a
+    // question result without an answer as the null answer), ORKSurveyAnswerCellForScale.m:89-102 (the default only for a missing answer)
+    @Test("a skipped slider comes back unset: Back to it shows no value and Next stays disabled until it is moved, where a first visit starts at the preset")
+    func skippedSliderComesBackUnset() throws {
+        let scale = extensions([("minValue", #""valueInteger": 1"#), ("maxValue", #""valueInteger": 5"#), ("questionnaire-defaultValue", #""valueInteger": 3"#)])
+        let session = try c3proSession(fhirItem("q", "integer", scale), fhirItem("r", "boolean", #""required": true"#))
+        #expect(session.answer(for: "q") == 3)
+        session.play(.skip(question: nil), .back)
+        #expect(session.currentQuestion == "q" && session.answer(for: "q") == nil && !session.isSubmittable)
+        #expect(session.outcome(.tapNext) == .rejected("'q' needs an answer before Next: it was skipped, so its slider shows no value until it is moved; it is optional: skip it instead"))
+        #expect(session.otherActions.contains(.skip(question: nil)))
+        session.play(.answer("q", 4), .tapNext, .answer("r", true), .submit)
+        #expect(session.responseItems == [["linkId": "q", "answer": [["valueDecimal": 4]]], ["linkId": "r", "answer": [["valueBoolean": true]]]])
+        // Moved once, it keeps its value on a revisit.
+        let moved = try c3proSession(fhirItem("q", "integer", scale), fhirItem("r", "boolean", #""required": true"#))
+        moved.play(.tapNext, .back)
+        #expect(moved.answer(for: "q") == 3)
+    }
+
     // C3-PRO@e5790c52 QuestionnaireItemPromise.swift:283-306, 389-392; ORKTaskResult+FHIR.swift:176-195
     @Test("choice and open-choice are single choice unless repeats is true and maxOccurs is absent or above 1; only ValueSet codes are taken")
     func choices() throws {

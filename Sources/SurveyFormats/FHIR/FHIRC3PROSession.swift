@@ -202,8 +202,12 @@ final class FHIRC3PROSession: SurveySession {
     private func missingAnswer(_ index: Int) -> String? {
         let step = task.steps[index]
         guard step.isQuestion, (answers[index] ?? []).isEmpty else { return nil }
-        if case .scale(let scale)? = step.format, scale.preset == nil {
-            return "'\(step.id)' needs an answer before Next: its slider starts unset (its default \(scale.defaultValue) is off the scale \(scale.min)…\(scale.max))\(step.isOptional ? "; it is optional: skip it instead" : "")"
+        if case .scale(let scale)? = step.format {
+            let why =
+                scale.preset == nil
+                ? "its slider starts unset (its default \(scale.defaultValue) is off the scale \(scale.min)…\(scale.max))"
+                : "it was skipped, so its slider shows no value until it is moved"
+            return "'\(step.id)' needs an answer before Next: \(why)\(step.isOptional ? "; it is optional: skip it instead" : "")"
         }
         return "'\(step.id)' needs an answer before Next\(step.isOptional ? " (it is optional: skip it instead)" : "")"
     }
@@ -270,8 +274,8 @@ final class FHIRC3PROSession: SurveySession {
         return StepResult(.ok, events: events)
     }
 
-    /// Appends a step to the path and shows it with its last answers; a slider without any starts at its
-    /// preset, which is its answer until moved (none when the default is off the scale).
+    /// Appends a step to the path and shows it with its last answers; a slider never answered nor skipped
+    /// starts at its preset, which is its answer until moved (none when the default is off the scale).
     @discardableResult
     private func enter(_ index: Int) -> [TraceEvent] {
         path.append(Entry(step: index, answers: []))
@@ -285,11 +289,12 @@ final class FHIRC3PROSession: SurveySession {
         return [TraceEvent("enabled_without_result", detail: .object(["step": .string(task.steps[index].id), "questions": .array(questions.map(JSONValue.string))]))]
     }
 
-    /// The step on screen (the last entry) shows the step's last answers; a slider without any starts at
-    /// its preset.
+    /// The step on screen (the last entry) shows the step's last answers; a slider whose step has no answer
+    /// saved yet starts at its preset. A skipped slider saved a null answer, which ResearchKit restores, and
+    /// its scale cell presets only a missing one: it comes back unset.
     private func showLastAnswers(of index: Int) {
         path[path.count - 1].answers = answers[index] ?? []
-        if case .scale(let scale)? = task.steps[index].format, (answers[index] ?? []).isEmpty, let preset = scale.preset {
+        if case .scale(let scale)? = task.steps[index].format, answers[index] == nil, let preset = scale.preset {
             store([FHIR.Value(.decimal, .number(Double(preset)))], at: index)
         }
     }
