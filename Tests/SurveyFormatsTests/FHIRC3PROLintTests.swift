@@ -25,7 +25,8 @@ struct C3PROLintCase: Sendable, CustomTestStringConvertible {
     /// C3-PRO reports beside the task (C3-PRO@e5790c52 QuestionnaireItemPromise.swift:80-100, 307-315, 329-383;
     /// Questionnaire+C3-PRO.swift:31-97) or what makes ResearchKit throw while it is built (ResearchKit@44c88877
     /// ORKAnswerFormat.m:1735-1778, ORKOrderedTask.m:141-148); the warnings what C3-PRO reads otherwise
-    /// (QuestionnaireItemPromise.swift:154-156, 259-282, 317-320; ORKAnswerFormat.m:1700-1708; ConditionalStep.swift:84-113).
+    /// (QuestionnaireItemPromise.swift:154-156, 259-282, 317-320; ORKAnswerFormat.m:1700-1708; ConditionalStep.swift:84-113;
+    /// ORKQuestionStepViewController.m:496-501 with ORKTaskResult+FHIR.swift:176-195 for an empty selection).
     static let all: [C3PROLintCase] = [
         C3PROLintCase(rule: "fhir-stu3-input", failing: c3proText([colors]), passing: questionnaireText([fhirItem("c", "choice", codingOptions(["a"]))])),
         C3PROLintCase(rule: "c3pro-unsupported-item", failing: c3proText([fhirItem("f", "text"), colors]), passing: c3proText([fhirItem("f", "string"), colors])),
@@ -53,6 +54,9 @@ struct C3PROLintCase: Sendable, CustomTestStringConvertible {
         C3PROLintCase(
             rule: "c3pro-unbounded-integer", failing: c3proText([fhirItem("n", "integer", extensions([("minValue", #""valueInteger": 0"#)])), colors]),
             passing: c3proText([fhirItem("n", "integer"), colors])),
+        C3PROLintCase(
+            rule: "c3pro-empty-answer", failing: c3proText([fhirItem("c", "choice", #"\#(colorOptions), "repeats": true"#)]),
+            passing: c3proText([fhirItem("c", "choice", #"\#(colorOptions), "repeats": true, "required": true"#)])),
         C3PROLintCase(
             rule: "c3pro-ignored-maxlength", failing: c3proText([fhirItem("s", "string", #""maxLength": 5"#), colors]), passing: c3proText([fhirItem("s", "string"), colors])),
         C3PROLintCase(

@@ -375,6 +375,42 @@ struct FHIRC3PROTests {
         #expect(findings.allSatisfy { $0.kind == .hazard })
     }
 
+    // ResearchKit@44c88877 ResearchKit/Common/ORKQuestionStepViewController.m:496-501 (a multiple choice's missing or null answer reads as an empty
+    // selection), :417-446 (so its result holds a choice result), ORKResult.m:1502-1512; C3-PRO@e5790c52 ORKTaskResult+FHIR.swift:77-91, 176-195
+    // (a response item with no answers); smart-on-fhir/Swift-FHIR@3.1.1 Sources/Models/FHIRPrimitive.swift:68-74 (an empty list is written)
+    @Test("a skipped multiple choice is submitted as an item with an empty answer list, wrapped like any answer; a skipped single choice gives none")
+    func skippedMultipleChoice() throws {
+        let session = try c3proSession(
+            fhirItem("g", "group", items: [fhirItem("many", "choice", #"\#(colorOptions), "repeats": true"#), fhirItem("one", "choice", colorOptions)]),
+            fhirItem("t", "boolean", #""required": true"#, enableWhen: [stu3Condition("many", #""answerCoding": {"system": "http://example.org/s", "code": "red"}"#)]),
+            fhirItem("end", "display", #""text": "Bye""#))
+        session.play(.skip(question: nil), .skip(question: nil))
+        #expect(session.currentQuestion == "end" && session.answer(for: "many") == nil)
+        let result = session.perform(.submit)
+        #expect(session.responseItems == [["linkId": "g", "item": [["linkId": "many", "answer": []]]]])
+        let findings = session.survey.makeStepChecker().check(session, after: .submit, result: result)
+        #expect(findings.map(\.property) == ["c3pro-empty-answer"])
+        // Import reads the empty answer list as no answer (the importer then passes the step by Skip).
+        let submitted = CanonicalJSON.compact(try #require(session.payload))
+        #expect(try session.survey.answers(inPayload: JSONCursor(node: JSONParser.parse(SourceFile(path: "r.json", text: submitted)))).isEmpty)
+        // With one result a visit (ResearchKit 1.5), a skipped first entry is the one submitted, even after the choice is made on a later one.
+        let items = [
+            fhirItem("x", "boolean", #""required": true"#),
+            fhirItem("many", "choice", #"\#(colorOptions), "repeats": true"#, enableWhen: [stu3Condition("c", #""answerBoolean": true"#)]),
+            fhirItem("c", "boolean", #""required": true"#), fhirItem("end", "display", #""text": "Bye""#),
+        ]
+        for (options, submitted) in [([String: String](), [] as JSONValue), (["researchkit": "2.1+"], [["valueCoding": ["system": "http://example.org/s", "code": "red"]]])] {
+            let revisited = try c3proSession(text: c3proText(items), options: options)
+            revisited.play(.answer("x", true), .tapNext, .skip(question: nil), .answer("c", false), .back)
+            #expect(revisited.visibleQuestions == ["x", "many", "x"], "\(options)")
+            revisited.play(.tapNext, .answer("many", [coding("red")]), .tapNext, .answer("c", true), .tapNext)
+            let done = revisited.perform(.submit)
+            #expect(revisited.responseItems?.arrayValue?[1] == ["linkId": "many", "answer": submitted], "\(options)")
+            let hazards = Set(revisited.survey.makeStepChecker().check(revisited, after: .submit, result: done).map(\.property))
+            #expect(hazards == (options.isEmpty ? ["c3pro-empty-answer", "c3pro-first-visit-wins"] : []), "\(options)")
+        }
+    }
+
     // C3-PRO@e5790c52 Questionnaire+C3-PRO.swift:132-157 (the first item kept with its answers; later ones give their nested items)
     @Test("deduplicateItemsByLinkId keeps the first item of a linkId with its answers and appends the later ones' nested items")
     func deduplication() throws {

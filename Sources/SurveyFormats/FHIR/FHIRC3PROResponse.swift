@@ -1,7 +1,8 @@
 import SurveyCore
 
 /// The QuestionnaireResponse C3-PRO builds from a finished task (`ORKTaskResult+FHIR.swift`): one item per
-/// path entry of a question step with an answer (unanswered, skipped and instruction steps give none), each
+/// path entry of a question step with an answer (skipped and instruction steps give none, except a skipped
+/// multiple choice, whose result holds an empty selection: an item with `"answer": []`), each
 /// wrapped in items named by the step's `linkIds` as C3-PRO pops them (the outermost group innermost, so
 /// `g1 > g2 > q` comes out as `g2 > g1 > q`), then siblings sharing a linkId merged, recursively, into the
 /// first (`deduplicateItemsByLinkId`: a later one gives only its nested items, its answers are dropped).
@@ -13,7 +14,7 @@ enum FHIRC3PROResponse {
         var items: [JSONValue] = []
         for (index, values) in results {
             let step = task.steps[index]
-            guard let format = step.format, !values.isEmpty else { continue }
+            guard let format = step.format, givesItem(values, format: format) else { continue }
             var item: JSONValue = .object(["linkId": .string(step.id), "answer": .array(values.map { answer($0, format: format) })])
             // `linkIds` lists the nearest group first; C3-PRO wraps from its end.
             for parent in step.wrappers.reversed() {
@@ -29,6 +30,13 @@ enum FHIRC3PROResponse {
         let merged = deduplicated(items)
         if !merged.isEmpty { response["item"] = .array(merged) }
         return .object(response)
+    }
+
+    /// Whether a path entry's result becomes a response item: one with an answer does; so does a multiple
+    /// choice's without one, since ResearchKit's question step turns a missing or skipped answer of a
+    /// multiple choice into an empty selection, which C3-PRO writes as an item whose answer list is empty.
+    static func givesItem(_ values: [FHIR.Value], format: FHIRC3PROTask.Format?) -> Bool {
+        !values.isEmpty || format == .choice(multiple: true)
     }
 
     /// One answer as C3-PRO writes the result of its answer format.

@@ -4,8 +4,8 @@ import SurveyCore
 /// builds (a failure is a bug of ours), and C3-PRO's hazards, which a team moving off it needs to see: a step
 /// shown because a requirement's question has no result yet (an R4 engine reads it as unanswered), a Back that
 /// leaves passed-over steps on ResearchKit's path (their answers stay in the result), a response that submits
-/// a step's first visit's answer rather than its last (ResearchKit 1.5), and a response item with both
-/// `answer` and `item`, which R4 forbids (qrs-1).
+/// a step's first visit's answer rather than its last (ResearchKit 1.5), a response item with both
+/// `answer` and `item`, which R4 forbids (qrs-1), and one with an empty answer list (a skipped multiple choice).
 enum FHIRC3PROStepChecks {
     static func check(_ session: FHIRC3PROSession, after action: Action, result: StepResult) -> [Finding] {
         var findings: [Finding] = []
@@ -60,6 +60,13 @@ enum FHIRC3PROStepChecks {
                 if object["answer"] != nil, !onPath.contains(linkId) {
                     findings.append(Finding(.engineError, "c3pro-answer-off-path", "the response answers '\(linkId)', which is not on the path", question: linkId))
                 }
+                if object["answer"]?.arrayValue?.isEmpty == true {
+                    findings.append(
+                        Finding(
+                            .hazard, "c3pro-empty-answer",
+                            "C3-PRO submits '\(linkId)' with an empty answer list (a skipped multiple choice): FHIR JSON has no empty arrays, and an R4 engine leaves an unanswered question out",
+                            question: linkId))
+                }
                 if object["answer"] != nil, object["item"] != nil {
                     findings.append(
                         Finding(
@@ -71,9 +78,11 @@ enum FHIRC3PROStepChecks {
             }
         }
         visit(response.objectValue?["item"]?.arrayValue ?? [])
-        // The response keeps a step's first answered entry; with one result a visit, that may be an old one.
+        // The response keeps a step's first entry that gives an item; with one result a visit, that may be an old one.
         var firstAnswers: [Int: [FHIR.Value]] = [:]
-        for (step, answers) in session.taskResult where !answers.isEmpty && firstAnswers[step] == nil { firstAnswers[step] = answers }
+        for (step, answers) in session.taskResult where firstAnswers[step] == nil && FHIRC3PROResponse.givesItem(answers, format: session.task.steps[step].format) {
+            firstAnswers[step] = answers
+        }
         for (step, submitted) in firstAnswers.sorted(by: { $0.key < $1.key }) {
             let last = session.answers[step] ?? []
             guard submitted != last else { continue }
