@@ -93,6 +93,29 @@ struct FHIRC3PROPreparationTests {
         #expect(fhirLoadErrors(questionnaireText([fhirItem("q", "string", enableWhen: [#"{"operator": "=", "answerBoolean": true}"#])])).count == 1)
     }
 
+    // C3-PRO@e5790c52 ConditionalStep.swift:91, 107-110 (no step result for the question: the requirement is passed); Questionnaire+C3-PRO.swift:56-61
+    // (only a missing question throws, not one naming no item)
+    @Test("an STU3 enableWhen naming no item loads: C3-PRO counts it as satisfied, the r4 profile cannot run the file, and an R4 file still fails to load")
+    func danglingCondition() throws {
+        let text = c3proText([
+            fhirItem("a", "boolean", #""required": true"#), fhirItem("b", "string", enableWhen: [stu3Condition("nope", #""answerBoolean": true"#)]),
+            fhirItem("end", "display", #""text": "Bye""#),
+        ])
+        let survey = try loadQuestionnaire(text)
+        #expect(survey.problem(with: c3proSettings()) == nil)
+        let r4 = try #require(survey.problem(with: SessionSettings(profile: "r4")))
+        #expect(r4.hasPrefix("q.json:1:") && r4.contains("an enableWhen of 'b' reads 'nope', which no item has: the r4 profile cannot evaluate it"))
+        let session = try c3proSession(text: text)
+        session.play(.answer("a", true))
+        let next = session.perform(.tapNext)
+        #expect(session.currentQuestion == "b")
+        #expect(next.events == [TraceEvent("enabled_without_result", detail: ["step": "b", "questions": ["nope"]])])
+        let rules = FormatRegistry.standard.lint(SourceFile(path: "q.json", text: text)).findings.compactMap(\.rule)
+        #expect(rules.contains("fhir-dangling-question") && rules.contains("c3pro-requirement-without-result"))
+        let r4File = questionnaireText([fhirItem("a", "boolean"), fhirItem("b", "string", enableWhen: [condition("nope", "=", #""answerBoolean": true"#)])])
+        #expect(fhirLoadErrors(r4File).map(\.rule) == ["fhir-dangling-question"])
+    }
+
     // C3-PRO@e5790c52 QuestionnaireItemPromise.swift:264-270 (a scale of step 1); ResearchKit@44c88877 ResearchKit/Common/ORKAnswerFormat.m:1645-1665 (the
     // initializer validates), :1735-1778 (at most 13 steps, bounds within ±10000: NSInvalidArgumentException)
     @Test("a slider of more than 13 steps, or past ±10000, makes ResearchKit throw while the task is built: a load problem under c3pro, every action refused")

@@ -70,9 +70,11 @@ struct FHIROutline {
         self.dangling = dangling
     }
 
-    /// What stops a load: every error of these checks.
+    /// What stops a load: every error of these checks. An STU3-era file (C3-PRO's input) loads with an
+    /// enableWhen naming no item: C3-PRO finds no result for it and counts it as satisfied, and only the
+    /// r4 profile stops at it (`engineProblem`); lint still reports it.
     var loadErrors: [Diagnostic] {
-        duplicates.filter { $0.severity == .error } + dangling
+        duplicates.filter { $0.severity == .error } + (stu3Form == nil ? dangling : [])
     }
 }
 
@@ -138,11 +140,15 @@ public struct FHIRSurvey: Survey {
     public var profiles: [String] { [Self.r4Profile, Self.c3proProfile] }
 
     /// What stops an engine before a respondent sees anything: under c3pro, ResearchKit throwing while C3-PRO
-    /// builds the task (the app stops); under r4, an STU3-era condition no R4 engine can read.
+    /// builds the task (the app stops); under r4, an STU3-era condition no R4 engine can read, or one naming
+    /// no item (which only an STU3-era file loads with).
     public func engineProblem(_ settings: SessionSettings) -> String? {
         if settings.profile == Self.c3proProfile { return task().buildFailure.map { "\(file):\($0.location.position): \($0.message)" } }
-        guard let unreadable = items.lazy.flatMap({ item in item.c3pro.unreadableConditions.map { (item, $0) } }).first else { return nil }
-        return "\(file):\(unreadable.1.location.position): an enableWhen of '\(unreadable.0.linkId)' \(unreadable.1.problem): the r4 profile cannot evaluate it (C3-PRO drops the item's own conditions: use profile c3pro)"
+        if let unreadable = items.lazy.flatMap({ item in item.c3pro.unreadableConditions.map { (item, $0) } }).first {
+            return "\(file):\(unreadable.1.location.position): an enableWhen of '\(unreadable.0.linkId)' \(unreadable.1.problem): the r4 profile cannot evaluate it (C3-PRO drops the item's own conditions: use profile c3pro)"
+        }
+        guard let (item, condition) = items.lazy.flatMap({ item in item.enableWhen.map { (item, $0) } }).first(where: { itemByLinkId[$0.1.question] == nil }) else { return nil }
+        return "\(file):\(condition.location.position): an enableWhen of '\(item.linkId)' reads '\(condition.question)', which no item has: the r4 profile cannot evaluate it (C3-PRO finds no result for it and counts it as satisfied: use profile c3pro)"
     }
 
     public func makeSession(_ settings: SessionSettings, coverage: CoverageRecorder?) -> any SurveySession {
