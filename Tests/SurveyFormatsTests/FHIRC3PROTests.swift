@@ -99,6 +99,15 @@ struct FHIRC3PROTests {
         #expect(session.visibleQuestions == ["g1"] && session.currentQuestion == "g1")
     }
 
+    // C3-PRO@e5790c52 QuestionnaireItemPromise.swift:121 (the children of an item whose linkId is "{root}" get no parent), :159-167
+    @Test("an item named {root} is taken for C3-PRO's synthetic top group: the wrappers of the steps below it stop under it")
+    func rootNamedItem() throws {
+        let session = try c3proSession(
+            fhirItem("top", "group", items: [fhirItem("{root}", "group", items: [fhirItem("g", "group", items: [fhirItem("q", "string")]), fhirItem("r", "string")])]))
+        #expect(session.task.steps.map(\.id) == ["q", "r"])
+        #expect(session.task.steps.map(\.wrappers) == [["g"], []])
+    }
+
     @Test("one step at a time: Next needs an answer, Back pops the path, only the step on screen takes answers, Done ends the task")
     func navigation() throws {
         let session = try c3proSession(

@@ -184,11 +184,13 @@ struct FHIRC3PROTask: Sendable {
     }
 
     /// The ids C3-PRO wraps a step's answer in, nearest ancestor first: each group's linkId; an ancestor
-    /// whose linkId was generated gives a fresh id for every step below it (C3-PRO calls `UUID()` anew).
+    /// whose linkId was generated gives a fresh id for every step below it (C3-PRO calls `UUID()` anew). The
+    /// children of an item named `{root}` get no parent, as those of C3-PRO's own synthetic top group do, so
+    /// the list stops below it.
     private static func wrappers(of index: Int, stepID: String, survey: FHIRSurvey) -> [String] {
         var ids: [String] = []
         var ancestor = survey.items[index].parent
-        while let current = ancestor {
+        while let current = ancestor, survey.items[current].linkId != "{root}" {
             let item = survey.items[current]
             ids.append(item.c3pro.linkIdGenerated ? "\(item.linkId)-for-\(stepID)" : item.linkId)
             ancestor = item.parent
