@@ -126,6 +126,10 @@ struct FHIRC3PROPreparationTests {
         for (low, high) in [(0, 13), (-10000, -9990), (9990, 10000)] {
             #expect(try loadQuestionnaire(c3proText([slider(low, high)])).task().buildFailure == nil, "\(low)…\(high)")
         }
+        // The limit is each slider's: twenty sliders of 13 steps make a task of twenty steps, which builds.
+        let many = (1...20).map { fhirItem("s\($0)", "integer", extensions([("minValue", #""valueInteger": 0"#), ("maxValue", #""valueInteger": 13"#)])) }
+        let manySteps = try loadQuestionnaire(c3proText(many)).task()
+        #expect(manySteps.steps.count == 20 && manySteps.buildFailure == nil)
         for (low, high, why) in [(0, 14, "it has 14 steps (0 to 14), and a ResearchKit scale takes at most 13"), (0, 100, "it has 100 steps"), (-10001, -10000, "leave ResearchKit's range"), (10000, 10001, "leave ResearchKit's range")] {
             let survey = try loadQuestionnaire(c3proText([fhirItem("a", "boolean"), slider(low, high)]))
             let failure = try #require(survey.task().buildFailure, "\(low)…\(high)")

@@ -236,6 +236,17 @@ struct FHIRC3PROTests {
         }
     }
 
+    // C3-PRO@e5790c52 Questionnaire+C3-PRO.swift:86-93 (an answerCoding without system gets kORKTextChoiceDefaultSystem),
+    // QuestionnaireItemPromise.swift:343-363 (a choice's value carries the ValueSet's system), ORKTaskResult+FHIR.swift:157-164 (isEqual)
+    @Test("an answerCoding without system expects C3-PRO's default system: it never matches a choice from a ValueSet that names its system")
+    func conditionWithoutSystem() throws {
+        let session = try c3proSession(
+            fhirItem("c", "choice", #"\#(colorOptions), "required": true"#),
+            fhirItem("t", "boolean", enableWhen: [stu3Condition("c", #""answerCoding": {"code": "red"}"#)]), fhirItem("end", "display", #""text": "Bye""#))
+        session.play(.answer("c", coding("red")), .tapNext)
+        #expect(session.visibleQuestions == ["c", "end"])
+    }
+
     // MARK: answer formats
 
     // C3-PRO@e5790c52 QuestionnaireItemPromise.swift:259-273; ResearchKit@44c88877 ResearchKit/Common/ORKSurveyAnswerCellForScale.m:89-102
@@ -420,6 +431,18 @@ struct FHIRC3PROTests {
         }
     }
 
+    // C3-PRO@e5790c52 QuestionnaireItemPromise.swift:357-361 (a concept without system gets the default one), ORKTaskResult+FHIR.swift:186-191
+    // (String.split drops empty pieces: the system is the first, the code the rest joined by one space)
+    @Test("a choice is written from its \"system code\" value: a ValueSet without system gives C3-PRO's default, and runs of spaces in a code become one")
+    func choiceValueSplit() throws {
+        let valueSet = #"{"resourceType": "ValueSet", "id": "odd", "compose": {"include": [{"concept": [{"code": "two  words"}, {"code": "plain"}]}]}}"#
+        let text = questionnaireText([fhirItem("c", "choice", ##""options": {"reference": "#odd"}, "repeats": true"##)], extra: #""id": "test", "status": "draft", "contained": [\#(valueSet)]"#)
+        let session = try c3proSession(text: text)
+        session.play(.answer("c", [["code": "two  words"], ["code": "plain"]]), .submit)
+        let system = JSONValue.string(FHIRC3PROTask.defaultSystem)
+        #expect(session.responseItems == [["linkId": "c", "answer": [["valueCoding": ["system": system, "code": "two words"]], ["valueCoding": ["system": system, "code": "plain"]]]]])
+    }
+
     // C3-PRO@e5790c52 Questionnaire+C3-PRO.swift:132-157 (the first item kept with its answers; later ones give their nested items)
     @Test("deduplicateItemsByLinkId keeps the first item of a linkId with its answers and appends the later ones' nested items")
     func deduplication() throws {
@@ -438,6 +461,10 @@ struct FHIRC3PROTests {
         #expect(byIdentifier.taskIdentifier == "sleep-1")
         let byURL = try loadQuestionnaire(questionnaireText([fhirItem("a", "boolean")], extra: #""status": "draft", "url": "http://example.org/q""#))
         #expect(byURL.taskIdentifier == "questionnaire-task")
+        // Only the first identifier is read: without a value, a later one's value is not taken.
+        let firstWithoutValue = try loadQuestionnaire(
+            questionnaireText([fhirItem("a", "boolean")], extra: #""status": "draft", "identifier": [{"system": "http://example.org"}, {"value": "later"}]"#))
+        #expect(firstWithoutValue.taskIdentifier == "questionnaire-task")
         let session = try c3proSession(fhirItem("a", "boolean"))
         session.play(.answer("a", true), .submit)
         #expect(session.payload?.objectValue?["questionnaire"] == ["reference": "test"])
