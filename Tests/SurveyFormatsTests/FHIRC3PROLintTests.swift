@@ -58,6 +58,10 @@ struct C3PROLintCase: Sendable, CustomTestStringConvertible {
             rule: "c3pro-empty-answer", failing: c3proText([fhirItem("c", "choice", #"\#(colorOptions), "repeats": true"#)]),
             passing: c3proText([fhirItem("c", "choice", #"\#(colorOptions), "repeats": true, "required": true"#)])),
         C3PROLintCase(
+            rule: "c3pro-ignored-maxoccurs",
+            failing: c3proText([fhirItem("c", "choice", #"\#(colorOptions), "repeats": true, "required": true, \#(extensions([("questionnaire-maxOccurs", #""valueInteger": 2"#)]))"#)]),
+            passing: c3proText([fhirItem("c", "choice", #"\#(colorOptions), "repeats": true, "required": true, \#(extensions([("questionnaire-maxOccurs", #""valueInteger": 1"#)]))"#)])),
+        C3PROLintCase(
             rule: "c3pro-ignored-maxlength", failing: c3proText([fhirItem("s", "string", #""maxLength": 5"#), colors]), passing: c3proText([fhirItem("s", "string"), colors])),
         C3PROLintCase(
             rule: "c3pro-generated-linkid", failing: c3proText([#"{"type": "boolean", "text": "Fine?"}"#, colors]), passing: c3proText([fhirItem("f", "boolean"), colors])),

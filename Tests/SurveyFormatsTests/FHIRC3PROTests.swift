@@ -340,6 +340,17 @@ struct FHIRC3PROTests {
         #expect(many == ["linkId": "many", "answer": [["valueCoding": ["system": "http://example.org/s", "code": "red"]], ["valueCoding": ["system": "http://example.org/s", "code": "blue"]]]])
     }
 
+    // C3-PRO@e5790c52 QuestionnaireItemPromise.swift:212-214, 389-392 (maxOccurs read only for the style); ResearchKit@44c88877
+    // ResearchKit/Common/ORKTextChoiceCellGroup.m:104-128 (a multiple choice selects any number; only exclusive choices deselect others)
+    @Test("questionnaire-maxOccurs above 1 bounds nothing: a multiple choice takes any number of its choices")
+    func maxOccursBoundsNothing() throws {
+        let maxTwo = extensions([("questionnaire-maxOccurs", #""valueInteger": 2"#)])
+        let session = try c3proSession(fhirItem("many", "choice", #"\#(colorOptions), "repeats": true, \#(maxTwo)"#))
+        #expect(session.task.steps[0].format == .choice(multiple: true))
+        session.play(.answer("many", [coding("red"), coding("green"), coding("blue")]), .submit)
+        #expect(session.responseItems?.arrayValue?.first?.objectValue?["answer"]?.arrayValue?.count == 3)
+    }
+
     // C3-PRO@e5790c52 QuestionnaireItemPromise.swift:277-282 (formats), ORKTaskResult+FHIR.swift:199-248 (text and numbers), :298-305 (a time
     // without seconds), :331-362 (dates)
     @Test("a quantity is a decimal in the unit of questionnaire-units; dates, dates with times and times come from pickers, a time losing its seconds; url is text; a string takes any length")

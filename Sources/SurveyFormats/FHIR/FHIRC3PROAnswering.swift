@@ -4,8 +4,8 @@ import SurveyCore
 /// (C3-PRO `c3_asAnswerFormat`): a boolean; a number (whole for an integer, with no bounds; on the slider for
 /// a scale); a number or a Quantity for a quantity, whose unit is the item's (the respondent types only the
 /// number); a full date, a date and time, a time; text of any length (C3-PRO gives ResearchKit no maxLength);
-/// one option of the ValueSet, or a list of them for a multiple choice. The value is stored with the type the
-/// response writes.
+/// one option of the ValueSet, or a list of any number of them for a multiple choice (questionnaire-maxOccurs
+/// bounds nothing). The value is stored with the type the response writes.
 extension FHIRC3PROTask {
     func interpret(_ json: JSONValue, step index: Int, survey: FHIRSurvey) -> Result<[FHIR.Value], FHIRSession.Refusal> {
         let step = steps[index]
@@ -73,10 +73,8 @@ extension FHIRC3PROTask {
                 }
                 chosen.insert(option)
             }
-            if let maxOccurs = item.maxOccurs, chosen.count > maxOccurs {
-                return refused(.rejected("'\(step.id)' takes at most \(maxOccurs) choices (questionnaire-maxOccurs), not \(chosen.count)"))
-            }
-            // ResearchKit reports the selected choices in the order they are listed.
+            // questionnaire-maxOccurs only makes a choice single (1) or multiple: ResearchKit's multiple choice
+            // takes any number of its choices. ResearchKit reports the selected choices in the order they are listed.
             return .success(chosen.sorted().map { item.options[$0].value })
         }
     }

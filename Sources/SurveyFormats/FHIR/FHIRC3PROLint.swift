@@ -110,12 +110,21 @@ enum FHIRC3PROLint {
                     .warning, item.location,
                     "'\(item.linkId)' has minValue or maxValue but is no slider (that takes both, as valueInteger, max above min): C3-PRO's integer field has no bounds",
                     "give both bounds for a slider, or check the value after submission", "c3pro-unbounded-integer"))
-        case .choice(multiple: true)? where step.isOptional:
-            found.append(
-                finding(
-                    .warning, item.location,
-                    "'\(item.linkId)' is an optional multiple choice: skipped, it leaves ResearchKit an empty selection, which C3-PRO submits as an item with an empty answer list (FHIR JSON has no empty arrays)",
-                    "make it required, or have the server drop empty answer lists", "c3pro-empty-answer"))
+        case .choice(multiple: true)?:
+            if step.isOptional {
+                found.append(
+                    finding(
+                        .warning, item.location,
+                        "'\(item.linkId)' is an optional multiple choice: skipped, it leaves ResearchKit an empty selection, which C3-PRO submits as an item with an empty answer list (FHIR JSON has no empty arrays)",
+                        "make it required, or have the server drop empty answer lists", "c3pro-empty-answer"))
+            }
+            if let maxOccurs = item.maxOccurs {
+                found.append(
+                    finding(
+                        .warning, item.location,
+                        "'\(item.linkId)' has questionnaire-maxOccurs \(maxOccurs), which C3-PRO reads only to make it a multiple choice: ResearchKit takes any number of its choices",
+                        "check the number of choices after submission", "c3pro-ignored-maxoccurs"))
+            }
         case .text? where item.maxLength != nil:
             found.append(
                 finding(
