@@ -321,6 +321,29 @@ struct FHIRC3PROTests {
         #expect(moved.answer(for: "q") == 3)
     }
 
+    // C3-PRO@e5790c52 QuestionnaireItemPromise.swift:278-280 (no default date); ResearchKit@44c88877 ResearchKit/Common/ORKQuestionStepViewController.m:334-341
+    // (the picker is loaded as the step appears), ORKSurveyAnswerCellForPicker.m:66-80, 113-129, ORKDateTimePicker.m:82-108 (the last answer, else the
+    // default date), :193-212 (pickerWillAppear reports it as the answer), ORKAnswerFormat.m:1235-1248, 1378-1381 (the default: now)
+    @Test("a date, date-and-time or time step is answered as it shows: the picker reports the device's clock (today 00:00 UTC here); Skip nulls it, a revisit answers again")
+    func pickersAnswerAsTheyShow() throws {
+        let session = try c3proSession(fhirItem("d", "date"), fhirItem("dt", "dateTime"), fhirItem("t", "time"), fhirItem("b", "boolean", #""required": true"#))
+        #expect(session.answer(for: "d") == "2026-11-22")
+        #expect(session.outcome(.clear(question: "d")) == .rejected("'d' is a picker: it always shows a value (skip it instead, if it is optional)"))
+        #expect(!session.otherActions.contains(.clear(question: "d")))
+        session.play(.tapNext)
+        #expect(session.answer(for: "dt") == "2026-11-22T00:00:00Z")
+        session.play(.answer("dt", "2026-11-20T08:15:00Z"), .tapNext)
+        #expect(session.answer(for: "t") == "00:00:00")
+        session.play(.skip(question: nil), .back)
+        #expect(session.currentQuestion == "t" && session.answer(for: "t") == "00:00:00")
+        session.play(.skip(question: nil), .answer("b", true), .submit)
+        #expect(session.responseItems == [
+            ["linkId": "d", "answer": [["valueDate": "2026-11-22"]]], ["linkId": "dt", "answer": [["valueDateTime": "2026-11-20T08:15:00Z"]]],
+            ["linkId": "b", "answer": [["valueBoolean": true]]],
+        ])
+        #expect(session.survey.prompt(for: "d", settings: c3proSettings())?.kind == "date picker, starting at today, optional (Skip)")
+    }
+
     // C3-PRO@e5790c52 QuestionnaireItemPromise.swift:283-306, 389-392; ORKTaskResult+FHIR.swift:176-195
     @Test("choice and open-choice are single choice unless repeats is true and maxOccurs is absent or above 1; only ValueSet codes are taken")
     func choices() throws {

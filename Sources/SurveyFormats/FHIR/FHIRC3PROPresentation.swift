@@ -2,7 +2,8 @@ import SurveyCore
 
 /// How the recorder shows a step under the c3pro profile: as ResearchKit draws it, a step with its title and
 /// text (C3-PRO `c3_bestTitleAndText`), a question step with its answer format (a slider with its range,
-/// preset, end labels and orientation; a quantity with its unit; single or multiple choice).
+/// preset, end labels and orientation; a picker with the clock it starts at; a quantity with its unit; single
+/// or multiple choice).
 extension FHIRC3PROTask {
     func prompt(for id: String, survey: FHIRSurvey) -> QuestionPrompt? {
         guard let index = stepByID[id] else { return nil }
@@ -28,9 +29,9 @@ extension FHIRC3PROTask {
         case .quantity(let unit):
             kind = "decimal" + (unit.map { " in \($0)" } ?? "")
             hint = "a number"
-        case .date: (kind, hint) = ("date picker", "YYYY-MM-DD")
-        case .dateTime: (kind, hint) = ("date and time picker", "YYYY-MM-DDThh:mm:ssZ")
-        case .time: (kind, hint) = ("time picker", "hh:mm:ss")
+        case .date: (kind, hint) = ("date picker, starting at today", "YYYY-MM-DD")
+        case .dateTime: (kind, hint) = ("date and time picker, starting at now (today 00:00 UTC)", "YYYY-MM-DDThh:mm:ssZ")
+        case .time: (kind, hint) = ("time picker, starting at now (00:00)", "hh:mm:ss")
         case .text(let url): (kind, hint) = (url ? "text (url)" : "text", "the text")
         case .choice(let multiple):
             kind = multiple ? "multiple choice" : "single choice"

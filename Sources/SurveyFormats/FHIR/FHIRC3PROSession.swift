@@ -117,7 +117,7 @@ final class FHIRC3PROSession: SurveySession {
         if step(before: current, passing: &passed) != nil { actions.append(.back) }
         let step = task.steps[current]
         if step.isQuestion, step.isOptional { actions.append(.skip(question: nil)) }
-        if answers[current]?.isEmpty == false, !isScale(current) { actions.append(.clear(question: step.id)) }
+        if answers[current]?.isEmpty == false, keptValue(current) == nil { actions.append(.clear(question: step.id)) }
         return actions
     }
 
@@ -141,7 +141,7 @@ final class FHIRC3PROSession: SurveySession {
         case .clear(let id):
             return onCurrent(id) { index in
                 guard self.task.steps[index].isQuestion else { return StepResult(.rejected("'\(self.task.steps[index].id)' is an instruction step, which takes no answer")) }
-                if self.isScale(index) { return StepResult(.rejected("'\(self.task.steps[index].id)' is a slider: once set it keeps a value")) }
+                if let kept = self.keptValue(index) { return StepResult(.rejected("'\(self.task.steps[index].id)' is \(kept)")) }
                 self.store([], at: index)
                 return StepResult(.ok)
             }
@@ -212,9 +212,14 @@ final class FHIRC3PROSession: SurveySession {
         return "'\(step.id)' needs an answer before Next\(step.isOptional ? " (it is optional: skip it instead)" : "")"
     }
 
-    private func isScale(_ index: Int) -> Bool {
-        if case .scale? = task.steps[index].format { return true }
-        return false
+    /// Why the respondent cannot clear a step's answer, or nil when they can: a slider keeps its value once
+    /// set, and a date or time picker always shows one.
+    private func keptValue(_ index: Int) -> String? {
+        switch task.steps[index].format {
+        case .scale?: "a slider: once set it keeps a value"
+        case .date?, .dateTime?, .time?: "a picker: it always shows a value (skip it instead, if it is optional)"
+        default: nil
+        }
     }
 
     /// The step on screen's answers change: its result under its identifier and its path entry's.
@@ -275,7 +280,8 @@ final class FHIRC3PROSession: SurveySession {
     }
 
     /// Appends a step to the path and shows it with its last answers; a slider never answered nor skipped
-    /// starts at its preset, which is its answer until moved (none when the default is off the scale).
+    /// starts at its preset, which is its answer until moved (none when the default is off the scale), and a
+    /// date or time picker without an answer at the device's clock.
     @discardableResult
     private func enter(_ index: Int) -> [TraceEvent] {
         path.append(Entry(step: index, answers: []))
@@ -291,11 +297,29 @@ final class FHIRC3PROSession: SurveySession {
 
     /// The step on screen (the last entry) shows the step's last answers; a slider whose step has no answer
     /// saved yet starts at its preset. A skipped slider saved a null answer, which ResearchKit restores, and
-    /// its scale cell presets only a missing one: it comes back unset.
+    /// its scale cell presets only a missing one: it comes back unset. A date or time picker reports the
+    /// value it shows as soon as it appears: the last answer, else the device's clock (skipped or not).
     private func showLastAnswers(of index: Int) {
         path[path.count - 1].answers = answers[index] ?? []
-        if case .scale(let scale)? = task.steps[index].format, answers[index] == nil, let preset = scale.preset {
-            store([FHIR.Value(.decimal, .number(Double(preset)))], at: index)
+        switch task.steps[index].format {
+        case .scale(let scale)?:
+            if answers[index] == nil, let preset = scale.preset { store([FHIR.Value(.decimal, .number(Double(preset)))], at: index) }
+        case .date?, .dateTime?, .time?:
+            if (answers[index] ?? []).isEmpty, let start = pickerStart(index) { store([start], at: index) }
+        default:
+            break
+        }
+    }
+
+    /// What a date, date-and-time or time picker shows with no answer: C3-PRO gives ResearchKit no default,
+    /// so the device's date and time; simulated as the session's today at 00:00 UTC.
+    private func pickerStart(_ index: Int) -> FHIR.Value? {
+        let day = settings.today.description
+        switch task.steps[index].format {
+        case .date?: return FHIR.Value(.date, .string(day))
+        case .dateTime?: return FHIR.Value(.dateTime, .string(day + "T00:00:00Z"))
+        case .time?: return FHIR.Value(.time, "00:00:00")
+        default: return nil
         }
     }
 
