@@ -1,5 +1,6 @@
 import Foundation
 import SurveyCore
+import SurveyHarness
 import Testing
 
 @testable import SurveyFormats
@@ -342,6 +343,20 @@ struct FHIRC3PROTests {
             ["linkId": "b", "answer": [["valueBoolean": true]]],
         ])
         #expect(session.survey.prompt(for: "d", settings: c3proSettings())?.kind == "date picker, starting at today, optional (Skip)")
+    }
+
+    // ResearchKit@44c88877 ResearchKit/Common/ORKQuestionStepViewController.m:466-473 (Skip nulls the answer the step shows),
+    // ORKTaskViewController.m:1244-1258 (Skip on the last step ends the task)
+    @Test("import passes a step the response leaves out but the engine answered itself (a slider preset, a picker) by Skip, the last one too")
+    func importSkipsPresets() throws {
+        let scale = extensions([("minValue", #""valueInteger": 1"#), ("maxValue", #""valueInteger": 5"#)])
+        let survey = try loadQuestionnaire(c3proText([fhirItem("d", "date"), fhirItem("s", "integer", scale), fhirItem("b", "boolean", #""required": true"#), fhirItem("t", "time")]))
+        let imported = PayloadImporter(survey: survey, settings: c3proSettings()).importAnswers([("b", true)])
+        #expect(imported.problems.isEmpty, "\(imported.problems)")
+        #expect(imported.actions == [.skip(question: nil), .skip(question: nil), .answer(question: "b", value: true), .next(question: nil), .skip(question: nil)])
+        let session = survey.makeSession(c3proSettings())
+        for action in imported.actions { _ = session.perform(action) }
+        #expect(session.payload?.objectValue?["item"] == [["linkId": "b", "answer": [["valueBoolean": true]]]])
     }
 
     // C3-PRO@e5790c52 QuestionnaireItemPromise.swift:283-306, 389-392; ORKTaskResult+FHIR.swift:176-195
