@@ -16,10 +16,20 @@ struct C3PROLintCase: Sendable, CustomTestStringConvertible {
     static let gate = fhirItem("gate", "boolean")
     static func when(_ question: String, _ answer: String = #""answerBoolean": true"#) -> [String] { [stu3Condition(question, answer)] }
     static let red = #""answerCoding": {"system": "http://example.org/s", "code": "red"}"#
+    static func slider(_ low: Int, _ high: Int, start: Int? = nil) -> String {
+        let defaultValue = start.map { [("questionnaire-defaultValue", #""valueInteger": \#($0)"#)] } ?? []
+        return fhirItem("s", "integer", extensions([("minValue", #""valueInteger": \#(low)"#), ("maxValue", #""valueInteger": \#(high)"#)] + defaultValue))
+    }
 
+    /// Each rule follows the source its finding describes (docs/fhir.md, C3-PRO lint rules): the errors are what
+    /// C3-PRO reports beside the task (C3-PRO@e5790c52 QuestionnaireItemPromise.swift:80-100, 307-315, 329-383;
+    /// Questionnaire+C3-PRO.swift:31-97) or what makes ResearchKit throw while it is built (ResearchKit@44c88877
+    /// ORKAnswerFormat.m:1735-1778, ORKOrderedTask.m:141-148); the warnings what C3-PRO reads otherwise
+    /// (QuestionnaireItemPromise.swift:154-156, 259-282, 317-320; ORKAnswerFormat.m:1700-1708; ConditionalStep.swift:84-113;
+    /// ORKQuestionStepViewController.m:496-501 with ORKTaskResult+FHIR.swift:176-195 for an empty selection).
     static let all: [C3PROLintCase] = [
         C3PROLintCase(rule: "fhir-stu3-input", failing: c3proText([colors]), passing: questionnaireText([fhirItem("c", "choice", codingOptions(["a"]))])),
-        C3PROLintCase(rule: "c3pro-unsupported-item", failing: c3proText([fhirItem("f", "attachment"), colors]), passing: c3proText([fhirItem("f", "string"), colors])),
+        C3PROLintCase(rule: "c3pro-unsupported-item", failing: c3proText([fhirItem("f", "text"), colors]), passing: c3proText([fhirItem("f", "string"), colors])),
         C3PROLintCase(rule: "c3pro-inline-options", failing: c3proText([fhirItem("s", "choice", #""option": [{"valueString": "a"}]"#)]), passing: c3proText([colors])),
         C3PROLintCase(rule: "c3pro-valueset-missing", failing: c3proText([fhirItem("s", "choice", ##""options": {"reference": "#nowhere"}"##)]), passing: c3proText([colors])),
         C3PROLintCase(rule: "c3pro-no-choices", failing: c3proText([fhirItem("s", "choice"), colors]), passing: c3proText([colors])),
@@ -39,6 +49,27 @@ struct C3PROLintCase: Sendable, CustomTestStringConvertible {
         C3PROLintCase(
             rule: "c3pro-multiple-choice-equality", failing: c3proText([fhirItem("c", "choice", #"\#(colorOptions), "repeats": true"#), fhirItem("t", "boolean", enableWhen: when("c", red))]),
             passing: c3proText([colors, fhirItem("t", "boolean", enableWhen: when("c", red))])),
+        C3PROLintCase(rule: "c3pro-slider-limits", failing: c3proText([slider(0, 20), colors]), passing: c3proText([slider(0, 10), colors])),
+        C3PROLintCase(rule: "c3pro-slider-default", failing: c3proText([slider(0, 10, start: 11), colors]), passing: c3proText([slider(0, 10, start: 10), colors])),
+        C3PROLintCase(
+            rule: "c3pro-unbounded-integer", failing: c3proText([fhirItem("n", "integer", extensions([("minValue", #""valueInteger": 0"#)])), colors]),
+            passing: c3proText([fhirItem("n", "integer"), colors])),
+        C3PROLintCase(
+            rule: "c3pro-empty-answer", failing: c3proText([fhirItem("c", "choice", #"\#(colorOptions), "repeats": true"#)]),
+            passing: c3proText([fhirItem("c", "choice", #"\#(colorOptions), "repeats": true, "required": true"#)])),
+        C3PROLintCase(
+            rule: "c3pro-ignored-maxoccurs",
+            failing: c3proText([fhirItem("c", "choice", #"\#(colorOptions), "repeats": true, "required": true, \#(extensions([("questionnaire-maxOccurs", #""valueInteger": 2"#)]))"#)]),
+            passing: c3proText([fhirItem("c", "choice", #"\#(colorOptions), "repeats": true, "required": true, \#(extensions([("questionnaire-maxOccurs", #""valueInteger": 1"#)]))"#)])),
+        C3PROLintCase(
+            rule: "c3pro-ignored-maxlength", failing: c3proText([fhirItem("s", "string", #""maxLength": 5"#), colors]), passing: c3proText([fhirItem("s", "string"), colors])),
+        C3PROLintCase(
+            rule: "c3pro-generated-linkid", failing: c3proText([#"{"type": "boolean", "text": "Fine?"}"#, colors]), passing: c3proText([fhirItem("f", "boolean"), colors])),
+        C3PROLintCase(
+            rule: "c3pro-missing-type", failing: c3proText([#"{"linkId": "f", "text": "Fine?"}"#, colors]), passing: c3proText([fhirItem("f", "string"), colors])),
+        C3PROLintCase(
+            rule: "c3pro-several-conditions", failing: c3proText([gate, colors, fhirItem("s", "string", enableWhen: when("gate") + when("c", red))]),
+            passing: c3proText([gate, colors, fhirItem("g", "group", enableWhen: when("gate"), items: [fhirItem("s", "string", enableWhen: when("c", red))])])),
         C3PROLintCase(
             rule: "c3pro-answer-and-item", failing: c3proText([fhirItem("p", "boolean", items: [fhirItem("pc", "string")]), colors]),
             passing: c3proText([fhirItem("g", "group", items: [fhirItem("p", "boolean"), fhirItem("pc", "string")]), colors])),
@@ -83,5 +114,21 @@ struct FHIRC3PROLintTests {
             old: survey, new: survey, oldSettings: SessionSettings(today: testToday, profile: "c3pro"), newSettings: SessionSettings(today: testToday, profile: "c3pro"),
             names: ("c3pro", "c3pro"), replay: .answers, maxSteps: 30)
         #expect(same.run(walks: 10, seed: 1).isEmpty)
+    }
+
+    // C3-PRO@e5790c52 QuestionnaireItemPromise.swift:307-315 (a text item gets no step), Questionnaire+C3-PRO.swift:96 (answerInteger cannot be read)
+    @Test("comparing r4 with c3pro finds what C3-PRO prepares without: only r4 shows the text item, only c3pro shows the item whose condition it cannot read")
+    func profileComparisonOfPreparation() throws {
+        let survey = try loadQuestionnaire(
+            c3proText([
+                fhirItem("n", "integer", #""required": true"#), fhirItem("t", "text"),
+                fhirItem("s", "string", enableWhen: [stu3Condition("n", #""answerInteger": 3"#)]), fhirItem("end", "display", #""text": "Bye""#),
+            ]))
+        let comparer = Comparer(
+            old: survey, new: survey, oldSettings: SessionSettings(today: testToday, profile: "r4"), newSettings: SessionSettings(today: testToday, profile: "c3pro"),
+            names: ("r4", "c3pro"), replay: .answers, maxSteps: 30)
+        let details = comparer.run(walks: 40, seed: 1).map(\.detail)
+        #expect(details.contains { $0.contains("only r4 shows t") }, "\(details)")
+        #expect(details.contains { $0.contains("only c3pro shows s") }, "\(details)")
     }
 }

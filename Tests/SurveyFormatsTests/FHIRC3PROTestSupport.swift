@@ -30,9 +30,13 @@ func c3proSession(_ items: String...) throws -> FHIRC3PROSession {
     try c3proSession(items)
 }
 
-func c3proSession(text: String) throws -> FHIRC3PROSession {
+func c3proSession(text: String, options: [String: String] = [:]) throws -> FHIRC3PROSession {
     let survey = try loadQuestionnaire(text)
-    return try #require(survey.makeSession(SessionSettings(today: testToday, profile: "c3pro")) as? FHIRC3PROSession)
+    return try #require(survey.makeSession(c3proSettings(options)) as? FHIRC3PROSession)
+}
+
+func c3proSettings(_ options: [String: String] = [:]) -> SessionSettings {
+    SessionSettings(today: testToday, profile: "c3pro", options: options)
 }
 
 /// An extension member: `"extension": [{"url": "http://hl7.org/fhir/StructureDefinition/NAME", VALUE}, ...]`.

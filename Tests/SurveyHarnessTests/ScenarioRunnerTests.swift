@@ -67,7 +67,7 @@ import SurveyCore
         let trace = try run("answer done \"Yes\"\n").trace
         #expect(
             CanonicalJSON.compact(trace.json)
-                == #"{"format":"surveynative","payload":null,"steps":[{"action":"answer done \"Yes\"","current":"smoker","events":[],"message":"'done' is not shown yet: the survey has only reached 'smoker'","n":1,"outcome":"rejected","submittable":false,"visible":["smoker"]}],"survey":"smoking.json"}"#)
+                == #"{"format":"surveynative","payload":null,"start_events":[],"steps":[{"action":"answer done \"Yes\"","current":"smoker","events":[],"message":"'done' is not shown yet: the survey has only reached 'smoker'","n":1,"outcome":"rejected","submittable":false,"visible":["smoker"]}],"survey":"smoking.json"}"#)
     }
 
     @Test func rendersGoldenTextWithWhatChangedOnScreen() throws {

@@ -25,7 +25,8 @@ import SurveyCore
             Issue.record("unexpected JSON: \(result.out)")
             return
         }
-        #expect(top.keys.sorted() == ["format", "payload", "steps", "survey"])
+        #expect(top.keys.sorted() == ["format", "payload", "start_events", "steps", "survey"])
+        #expect(top["start_events"] == [])
         #expect(top["format"] == "surveynative")
         #expect(top["survey"] == "smoking.json")
         #expect(last.keys.sorted() == ["action", "current", "events", "message", "n", "outcome", "submittable", "visible"])

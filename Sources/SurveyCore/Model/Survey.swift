@@ -57,6 +57,9 @@ public protocol Survey: Sendable {
     /// (the first value of each is the default).
     var profiles: [String] { get }
     var options: [String: [String]] { get }
+    /// Why the engine these settings choose fails on this survey before a respondent sees anything (it
+    /// throws while preparing it), located in the survey file; nil when it runs.
+    func engineProblem(_ settings: SessionSettings) -> String?
 }
 
 extension Survey {
@@ -64,8 +67,10 @@ extension Survey {
 
     public var profiles: [String] { [] }
     public var options: [String: [String]] { [:] }
+    public func engineProblem(_ settings: SessionSettings) -> String? { nil }
 
-    /// Why these settings do not fit the survey (a profile or option its format does not have), or nil.
+    /// Why these settings do not fit the survey (a profile or option its format does not have, or an engine
+    /// that fails on it), or nil.
     public func problem(with settings: SessionSettings) -> String? {
         if let profile = settings.profile, !profiles.contains(profile) {
             let known = profiles.isEmpty ? "the \(format) format has no profiles" : "expected one of \(profiles.joined(separator: ", "))"
@@ -80,7 +85,7 @@ extension Survey {
                 return "option '\(name)' has no value '\(value)'; expected one of \(values.joined(separator: ", "))"
             }
         }
-        return nil
+        return engineProblem(settings)
     }
 }
 
@@ -153,6 +158,9 @@ public protocol SurveySession: AnyObject {
     /// Whether the session is over for good (a task its rules finished): nothing more can happen in it, so
     /// a walk stops there as it does after Submit.
     var hasEnded: Bool { get }
+    /// What the engine reported while preparing the survey, before the first action (C3-PRO's errors
+    /// beside the task it still runs).
+    var startEvents: [TraceEvent] { get }
 }
 
 extension SurveySession {
@@ -175,6 +183,8 @@ extension SurveySession {
     public var otherActions: [Action] { [] }
 
     public var hasEnded: Bool { false }
+
+    public var startEvents: [TraceEvent] { [] }
 
     /// A number that differs whenever the visible list, the current question's place in it or Submit differ.
     public var viewFingerprint: UInt64 {

@@ -1,9 +1,11 @@
 import SurveyCore
 
 /// What a scenario's answer means for a C3-PRO question step, checked against its ResearchKit answer format
-/// (§A3): a boolean; a number (whole for an integer, on the slider for a scale); a number or a Quantity for a
-/// quantity, whose unit is the item's; a full date, a date and time, a time; text; one option of the
-/// ValueSet, or a list of them for a multiple choice. The value is stored with the type the response writes.
+/// (C3-PRO `c3_asAnswerFormat`): a boolean; a number (whole for an integer, with no bounds; on the slider for
+/// a scale); a number or a Quantity for a quantity, whose unit is the item's (the respondent types only the
+/// number); a full date, a date and time, a time; text of any length (C3-PRO gives ResearchKit no maxLength);
+/// one option of the ValueSet, or a list of any number of them for a multiple choice (questionnaire-maxOccurs
+/// bounds nothing). The value is stored with the type the response writes.
 extension FHIRC3PROTask {
     func interpret(_ json: JSONValue, step index: Int, survey: FHIRSurvey) -> Result<[FHIR.Value], FHIRSession.Refusal> {
         let step = steps[index]
@@ -22,10 +24,9 @@ extension FHIRC3PROTask {
         case .decimal?:
             guard json.numberValue != nil else { return refuse("a number") }
             return single(.decimal, json)
-        case .integer(let low, let high)?:
+        case .integer?:
+            // integerAnswerFormat(withUnit: nil): no minimum or maximum; the response writes an Int32.
             guard let number = json.numberValue, number == number.rounded(), abs(number) < 2_147_483_648 else { return refuse("a whole number") }
-            if let low, number < low { return refused(.validationFailed("'\(step.id)' must be at least \(CanonicalJSON.compact(.number(low))) (minValue)")) }
-            if let high, number > high { return refused(.validationFailed("'\(step.id)' must be at most \(CanonicalJSON.compact(.number(high))) (maxValue)")) }
             return single(.integer, json)
         case .scale(let scale)?:
             guard let number = json.numberValue, number == number.rounded(), number >= Double(scale.min), number <= Double(scale.max) else {
@@ -36,10 +37,12 @@ extension FHIRC3PROTask {
         case .quantity(let unit)?:
             let number = json.numberValue ?? json.objectValue?["value"]?.numberValue
             guard let number else { return refuse("a number (its unit is \(unit.map { "'\($0)'" } ?? "not given")), or a Quantity {\"value\": 1.5}") }
-            let given = json.objectValue?["unit"]?.stringValue
-            if let given, let unit, given != unit { return refused(.rejected("'\(step.id)' is measured in '\(unit)' (questionnaire-units), not '\(given)'")) }
+            if let given = json.objectValue?["unit"]?.stringValue, given != unit {
+                let measured = unit.map { "is measured in '\($0)' (questionnaire-units)" } ?? "has no unit (no questionnaire-units): the respondent types only the number"
+                return refused(.rejected("'\(step.id)' \(measured), not '\(given)'"))
+            }
             var quantity: [String: JSONValue] = ["value": .number(number)]
-            if let written = unit ?? given { quantity["unit"] = .string(written) }
+            if let unit { quantity["unit"] = .string(unit) }
             return single(.quantity, .object(quantity))
         case .date?:
             guard let text = json.stringValue, CalendarDate(iso: text) != nil else { return refuse("a date from its date picker, YYYY-MM-DD") }
@@ -52,9 +55,6 @@ extension FHIRC3PROTask {
             return single(.time, json)
         case .text(let url)?:
             guard let text = json.stringValue, !text.isEmpty else { return refuse("non-empty text") }
-            if let maxLength = item.maxLength, text.count > maxLength {
-                return refused(.rejected("'\(step.id)' takes at most \(maxLength) characters (maxLength); \"\(text)\" has \(text.count)"))
-            }
             return single(url ? .uri : .string, json)
         case .choice(let multiple)?:
             let picked: [JSONValue]
@@ -73,10 +73,8 @@ extension FHIRC3PROTask {
                 }
                 chosen.insert(option)
             }
-            if let maxOccurs = item.maxOccurs, chosen.count > maxOccurs {
-                return refused(.rejected("'\(step.id)' takes at most \(maxOccurs) choices (questionnaire-maxOccurs), not \(chosen.count)"))
-            }
-            // ResearchKit reports the selected choices in the order they are listed.
+            // questionnaire-maxOccurs only makes a choice single (1) or multiple: ResearchKit's multiple choice
+            // takes any number of its choices. ResearchKit reports the selected choices in the order they are listed.
             return .success(chosen.sorted().map { item.options[$0].value })
         }
     }

@@ -1,23 +1,53 @@
 import SurveyCore
 
-/// A respondent running the ResearchKit task C3-PRO makes of a Questionnaire (§A3): one step on screen at a
-/// time; Next (which needs an answer), Skip on optional question steps, Back, and Done on the last step.
-/// `ConditionalOrderedTask` chooses the step after and before the current one by checking each candidate's
-/// requirements against the task result, on every move: the result holds the steps on the path (the current
-/// one included), so a requirement whose question is not on the path has no result yet and counts as
-/// satisfied. Answers of steps that leave the path are kept to pre-fill a revisit, as ResearchKit restores
-/// a step's earlier result, but they are not in the task result.
+/// Which ResearchKit the C3-PRO app links, for what each entry of the path reports (option `researchkit`),
+/// each of C3-PRO's three pins by its own name: `1.4` (its podspec's `~> 1.4.1`, the CocoaPods route),
+/// `1.5` (its submodule 1.5.2 and its Carthage resolution, the default) and `2.1+`. 1.5.0 to 2.0.0 keep
+/// each entry's own visit's result; 1.4.x and 2.1 on keep one result a step, the last visit's. Nothing
+/// else this profile simulates differs between them.
+enum FHIRC3PROResearchKit: String, Sendable, CaseIterable {
+    case v1_4 = "1.4"
+    case v1_5 = "1.5"
+    case v2_1 = "2.1+"
+
+    static let option = "researchkit"
+
+    init(_ settings: SessionSettings) {
+        self = settings.options[Self.option].flatMap(Self.init(rawValue:)) ?? .v1_5
+    }
+
+    /// Whether each path entry keeps its own visit's result (under "identifier:index"), or every entry
+    /// of a step reports the result last saved under its identifier.
+    var keepsResultPerVisit: Bool { self == .v1_5 }
+}
+
+/// A respondent running the ResearchKit task C3-PRO makes of a Questionnaire: one step on screen at a time;
+/// Next (which needs an answer), Skip on optional question steps, Back, and Done on the last step.
+/// `ConditionalOrderedTask` chooses the step after and before the current one in the task's order, checking
+/// each candidate's requirements against the task result, on every move. ResearchKit keeps the path of
+/// steps shown: Next appends a step; Back removes only the last entry and appends the step it lands on unless
+/// that is the new last entry, so a Back that passes over steps leaves them on the path and the target twice.
+/// The task result is one result per path entry (with ResearchKit 1.5, each entry's own visit; otherwise the
+/// step's last), requirements read a step's last entry, and a step without an entry has no result: its
+/// requirement counts as satisfied. A step's answer is kept off the path to pre-fill a revisit.
 final class FHIRC3PROSession: SurveySession {
     let survey: FHIRSurvey
     let task: FHIRC3PROTask
     let settings: SessionSettings
-    private let rules = FHIRC3PRORules()
+    let researchKit: FHIRC3PROResearchKit
     private let coverage: (recorder: CoverageRecorder, layout: FHIRCoverageLayout)?
 
-    /// The steps passed and the current one, last; the task result holds exactly these.
-    private(set) var path: [Int] = []
-    private var onPath: [Bool]
-    /// Each step's answers, on the path or not.
+    /// One entry of ResearchKit's path (`_managedStepIdentifiers`) with the answers of its own visit (its
+    /// result under "identifier:index"); the last entry is the step on screen and follows its answers.
+    struct Entry: Sendable, Equatable {
+        let step: Int
+        var answers: [FHIR.Value]
+    }
+
+    private(set) var path: [Entry] = []
+    /// How many entries each step has on the path.
+    private var entries: [Int]
+    /// Each step's last answers, on the path or not (its result under its identifier): what a revisit shows.
     private(set) var answers: [Int: [FHIR.Value]] = [:]
     private(set) var response: JSONValue?
 
@@ -25,9 +55,10 @@ final class FHIRC3PROSession: SurveySession {
         self.survey = survey
         self.task = survey.task()
         self.settings = settings
+        self.researchKit = FHIRC3PROResearchKit(settings)
         self.coverage = coverage.map { ($0, survey.layout()) }
-        self.onPath = Array(repeating: false, count: task.steps.count)
-        guard task.failures.isEmpty else { return }
+        self.entries = Array(repeating: 0, count: task.steps.count)
+        guard task.buildFailure == nil else { return }
         if let coverage = self.coverage {
             for question in coverage.layout.questionOfItem.compactMap({ $0 }) { coverage.recorder.question(question, shown: false) }
         }
@@ -35,21 +66,29 @@ final class FHIRC3PROSession: SurveySession {
         if let first = step(after: nil, passing: &passed, recording: true) { enter(first) }
     }
 
-    var failure: FHIRC3PROTask.Failure? { task.failures.first }
+    /// C3-PRO's errors beside the task, reported before the first step.
+    var startEvents: [TraceEvent] {
+        task.reports.map { report in
+            TraceEvent(
+                "preparation_error",
+                detail: ["item": .string(survey.items[report.item].linkId), "rule": .string(report.rule), "message": .string(report.message)])
+        }
+    }
 
     // MARK: what the respondent sees
 
-    private var current: Int? { response == nil ? path.last : nil }
+    private var current: Int? { response == nil ? path.last?.step : nil }
 
     var currentQuestion: String? { current.map { task.steps[$0].id } }
 
-    var visibleQuestions: [String] { path.map { task.steps[$0].id } }
+    /// The path, the step on screen last; a step twice on it shows twice.
+    var visibleQuestions: [String] { path.map { task.steps[$0.step].id } }
 
     var visibleCount: Int { path.count }
 
-    func visibleQuestion(at position: Int) -> String { task.steps[path[position]].id }
+    func visibleQuestion(at position: Int) -> String { task.steps[path[position].step].id }
 
-    func visibleQuestionIndex(at position: Int) -> Int { task.steps[path[position]].item }
+    func visibleQuestionIndex(at position: Int) -> Int { task.steps[path[position].step].item }
 
     var currentVisiblePosition: Int? { current == nil ? nil : path.count - 1 }
 
@@ -60,12 +99,13 @@ final class FHIRC3PROSession: SurveySession {
         return step(after: current, passing: &passed) == nil
     }
 
-    var hasEnded: Bool { response != nil || failure != nil }
+    /// Over once Done built the response, when ResearchKit threw while building the task, or when the task
+    /// has no step to show.
+    var hasEnded: Bool { response != nil || task.buildFailure != nil || path.isEmpty }
 
     func answer(for question: String) -> JSONValue? {
         guard let index = task.stepByID[question], let values = answers[index], !values.isEmpty else { return nil }
-        if case .choice(multiple: true)? = task.steps[index].format { return .array(values.map(\.json)) }
-        return values.first?.json
+        return Self.json(values, format: task.steps[index].format)
     }
 
     var payload: JSONValue? { response }
@@ -77,15 +117,15 @@ final class FHIRC3PROSession: SurveySession {
         if step(before: current, passing: &passed) != nil { actions.append(.back) }
         let step = task.steps[current]
         if step.isQuestion, step.isOptional { actions.append(.skip(question: nil)) }
-        if answers[current] != nil, !isScale(current) { actions.append(.clear(question: step.id)) }
+        if answers[current]?.isEmpty == false, keptValue(current) == nil { actions.append(.clear(question: step.id)) }
         return actions
     }
 
     // MARK: actions
 
     func perform(_ action: Action) -> StepResult {
-        if let failure {
-            return StepResult(.rejected("C3-PRO cannot prepare this Questionnaire (the task fails, whenCancelledOrFailed): \(failure.message)"))
+        if let failure = task.buildFailure {
+            return StepResult(.rejected("the app stops before the task shows: \(failure.message)"))
         }
         if response != nil { return StepResult(.rejected("the task has finished: the QuestionnaireResponse was built")) }
         switch action {
@@ -101,8 +141,8 @@ final class FHIRC3PROSession: SurveySession {
         case .clear(let id):
             return onCurrent(id) { index in
                 guard self.task.steps[index].isQuestion else { return StepResult(.rejected("'\(self.task.steps[index].id)' is an instruction step, which takes no answer")) }
-                if self.isScale(index) { return StepResult(.rejected("'\(self.task.steps[index].id)' is a slider: it always has a value")) }
-                self.answers[index] = nil
+                if let kept = self.keptValue(index) { return StepResult(.rejected("'\(self.task.steps[index].id)' is \(kept)")) }
+                self.store([], at: index)
                 return StepResult(.ok)
             }
         case .next(let id):
@@ -115,8 +155,8 @@ final class FHIRC3PROSession: SurveySession {
                 let step = self.task.steps[index]
                 guard step.isQuestion else { return StepResult(.rejected("'\(step.id)' is an instruction step: it has no Skip button")) }
                 guard step.isOptional else { return StepResult(.rejected("'\(step.id)' is required: it has no Skip button")) }
-                // Skipping records the step's result with no answer (ResearchKit's skipForward).
-                self.answers[index] = nil
+                // Skipping saves the step's result with no answer (ResearchKit's skipForward).
+                self.store([], at: index)
                 return self.forward(from: index, finishing: true)
             }
         case .submit:
@@ -143,11 +183,12 @@ final class FHIRC3PROSession: SurveySession {
 
     /// Runs `body` on the current step, which `id` (when given) must name.
     private func onCurrent(_ id: String?, _ body: (Int) -> StepResult) -> StepResult {
-        guard let current else { return StepResult(.rejected("no step is on screen")) }
+        guard let current else { return StepResult(.rejected("no step is on screen: the task has no step to show")) }
         if let id, id != task.steps[current].id {
             guard task.stepByID[id] != nil else {
                 if let item = survey.item(id) {
-                    return StepResult(.rejected("'\(id)' is \(item.type.withArticle) item without text: C3-PRO makes no step of it"))
+                    let why = task.reports.first { survey.items[$0.item].linkId == id && $0.rule != "c3pro-unsupported-enablewhen" }
+                    return StepResult(.rejected(why.map { "'\(id)' has no step: \($0.message)" } ?? "'\(id)' is \(item.type.withArticle) item without a title or text: C3-PRO makes no step of it"))
                 }
                 return StepResult(.doesNotFit("the Questionnaire has no item '\(id)'\(Spelling.suggestion(for: id, in: survey.questionIDs))"))
             }
@@ -161,17 +202,31 @@ final class FHIRC3PROSession: SurveySession {
     private func missingAnswer(_ index: Int) -> String? {
         let step = task.steps[index]
         guard step.isQuestion, (answers[index] ?? []).isEmpty else { return nil }
+        if case .scale(let scale)? = step.format {
+            let why =
+                scale.preset == nil
+                ? "its slider starts unset (its default \(scale.defaultValue) is off the scale \(scale.min)…\(scale.max))"
+                : "it was skipped, so its slider shows no value until it is moved"
+            return "'\(step.id)' needs an answer before Next: \(why)\(step.isOptional ? "; it is optional: skip it instead" : "")"
+        }
         return "'\(step.id)' needs an answer before Next\(step.isOptional ? " (it is optional: skip it instead)" : "")"
     }
 
-    private func isScale(_ index: Int) -> Bool {
-        if case .scale? = task.steps[index].format { return true }
-        return false
+    /// Why the respondent cannot clear a step's answer, or nil when they can: a slider keeps its value once
+    /// set, and a date or time picker always shows one.
+    private func keptValue(_ index: Int) -> String? {
+        switch task.steps[index].format {
+        case .scale?: "a slider: once set it keeps a value"
+        case .date?, .dateTime?, .time?: "a picker: it always shows a value (skip it instead, if it is optional)"
+        default: nil
+        }
     }
 
+    /// The step on screen's answers change: its result under its identifier and its path entry's.
     private func store(_ values: [FHIR.Value], at index: Int) {
         answers[index] = values
-        guard let coverage, let question = coverage.layout.questionOfItem[task.steps[index].item] else { return }
+        if let last = path.indices.last, path[last].step == index { path[last].answers = values }
+        guard !values.isEmpty, let coverage, let question = coverage.layout.questionOfItem[task.steps[index].item] else { return }
         coverage.recorder.answered(question)
         let item = survey.items[task.steps[index].item]
         for value in values {
@@ -192,50 +247,107 @@ final class FHIRC3PROSession: SurveySession {
             return StepResult(.rejected("'\(task.steps[index].id)' is the last step: its button is Done (submit)"))
         }
         if !passed.isEmpty { events.append(TraceEvent("skipped_by_enableWhen", detail: .array(passed.map(JSONValue.string)))) }
-        let built = FHIRC3PROResponse.response(of: task, survey: survey, path: path, answers: answers)
-        response = built
+        response = FHIRC3PROResponse.response(of: task, survey: survey, results: taskResult)
         coverage?.recorder.terminal(FHIRCoverageLayout.submittedCompleted)
         events.append(TraceEvent("submitted", detail: ["status": "completed"]))
         return StepResult(.ok, events: events)
     }
 
-    /// Back: the nearest earlier step whose requirements hold now; the path is cut back to it.
+    /// Back: the nearest earlier step in the task's order whose requirements hold now. ResearchKit removes
+    /// only the last path entry, then appends the step it lands on unless that is the new last entry: a Back
+    /// that passes over steps leaves them on the path, and their results in the task result.
     private func back(from index: Int) -> StepResult {
         var passed: [String] = []
         guard let target = step(before: index, passing: &passed, recording: true) else {
             return StepResult(.rejected("'\(task.steps[index].id)' is the first step: there is no Back"))
         }
-        let kept = path.filter { $0 < target }
-        for left in path where left >= target {
-            onPath[left] = false
-            reportShown(left, false)
-        }
-        path = kept
+        leave()
         var events: [TraceEvent] = []
         if !passed.isEmpty { events.append(TraceEvent("skipped_by_enableWhen", detail: .array(passed.map(JSONValue.string)))) }
+        if path.last?.step == target {
+            // A new step view controller shows the step's last answers; its result replaces the entry's.
+            showLastAnswers(of: target)
+            return StepResult(.ok, events: events)
+        }
+        // The entries Back passed over that stay: those after the target's last entry (or, without one,
+        // those of later steps).
+        var start = path.count
+        while start > 0, path[start - 1].step != target, entries[target] > 0 || path[start - 1].step > target { start -= 1 }
+        let kept = path[start...].map { task.steps[$0.step].id }
+        events.append(TraceEvent("back_appended", detail: ["step": .string(task.steps[target].id), "kept": .array(kept.map(JSONValue.string))]))
         events += enter(target)
         return StepResult(.ok, events: events)
     }
 
-    /// Puts a step on screen: a slider starts at its default, which is its answer until moved (§A3).
+    /// Appends a step to the path and shows it with its last answers; a slider never answered nor skipped
+    /// starts at its preset, which is its answer until moved (none when the default is off the scale), and a
+    /// date or time picker without an answer at the device's clock.
     @discardableResult
     private func enter(_ index: Int) -> [TraceEvent] {
-        path.append(index)
-        onPath[index] = true
-        reportShown(index, true)
-        if case .scale(let scale)? = task.steps[index].format, answers[index] == nil {
-            store([FHIR.Value(.decimal, .number(Double(scale.defaultValue)))], at: index)
-        }
-        let unknown = task.steps[index].requirements.filter { requirement in requirement.step.map { !onPath[$0] } ?? true }.map(\.condition.question)
+        path.append(Entry(step: index, answers: []))
+        entries[index] += 1
+        if entries[index] == 1 { reportShown(index, true) }
+        showLastAnswers(of: index)
+        let unknown = task.steps[index].requirements.filter { requirement in requirement.step.map { entries[$0] == 0 } ?? true }.map(\.condition.question)
         guard !unknown.isEmpty else { return [] }
         var seen: Set<String> = []
         let questions = unknown.filter { seen.insert($0).inserted }
         return [TraceEvent("enabled_without_result", detail: .object(["step": .string(task.steps[index].id), "questions": .array(questions.map(JSONValue.string))]))]
     }
 
+    /// The step on screen (the last entry) shows the step's last answers; a slider whose step has no answer
+    /// saved yet starts at its preset. A skipped slider saved a null answer, which ResearchKit restores, and
+    /// its scale cell presets only a missing one: it comes back unset. A date or time picker reports the
+    /// value it shows as soon as it appears: the last answer, else the device's clock (skipped or not).
+    private func showLastAnswers(of index: Int) {
+        path[path.count - 1].answers = answers[index] ?? []
+        switch task.steps[index].format {
+        case .scale(let scale)?:
+            if answers[index] == nil, let preset = scale.preset { store([FHIR.Value(.decimal, .number(Double(preset)))], at: index) }
+        case .date?, .dateTime?, .time?:
+            if (answers[index] ?? []).isEmpty, let start = pickerStart(index) { store([start], at: index) }
+        default:
+            break
+        }
+    }
+
+    /// What a date, date-and-time or time picker shows with no answer: C3-PRO gives ResearchKit no default,
+    /// so the device's date and time; simulated as the session's today at 00:00 UTC.
+    private func pickerStart(_ index: Int) -> FHIR.Value? {
+        let day = settings.today.description
+        switch task.steps[index].format {
+        case .date?: return FHIR.Value(.date, .string(day))
+        case .dateTime?: return FHIR.Value(.dateTime, .string(day + "T00:00:00Z"))
+        case .time?: return FHIR.Value(.time, "00:00:00")
+        default: return nil
+        }
+    }
+
+    /// Removes the path's last entry.
+    private func leave() {
+        let left = path.removeLast()
+        entries[left.step] -= 1
+        if entries[left.step] == 0 { reportShown(left.step, false) }
+    }
+
     private func reportShown(_ index: Int, _ shown: Bool) {
         guard let coverage, let question = coverage.layout.questionOfItem[task.steps[index].item] else { return }
         coverage.recorder.question(question, shown: shown)
+    }
+
+    // MARK: the task result
+
+    /// The answers each path entry reports, in path order: its own visit's (ResearchKit 1.5) or its step's
+    /// last (1.4, 2.1 on).
+    var taskResult: [(step: Int, answers: [FHIR.Value])] {
+        path.map { entry in (entry.step, researchKit.keepsResultPerVisit ? entry.answers : answers[entry.step] ?? []) }
+    }
+
+    /// The answers of a step's result (`resultForIdentifier:` searches from the end: its last entry), or
+    /// nil when it has no entry.
+    private func result(of step: Int) -> [FHIR.Value]? {
+        guard entries[step] > 0, let entry = path.last(where: { $0.step == step }) else { return nil }
+        return researchKit.keepsResultPerVisit ? entry.answers : answers[step] ?? []
     }
 
     // MARK: ConditionalOrderedTask
@@ -258,8 +370,8 @@ final class FHIRC3PROSession: SurveySession {
         return nil
     }
 
-    /// Whether every requirement of a step holds against the task result: one whose step is not on the path
-    /// has no result yet and is satisfied; a skipped step's result has no answer. When `recording`, the
+    /// Whether every requirement of a step holds against the task result: one whose step has no result is
+    /// satisfied; a result without an answer (skipped, an instruction step) fails. When `recording`, the
     /// step's own enableWhen is reported to coverage (where its ancestors' requirements hold).
     private func requirementsHold(_ index: Int, recording: Bool) -> Bool {
         let step = task.steps[index]
@@ -268,8 +380,8 @@ final class FHIRC3PROSession: SurveySession {
         var ancestorsHold = true
         for requirement in step.requirements {
             let value: CoverageRecorder.LeafValue
-            if let source = requirement.step, onPath[source] {
-                value = rules.holds(requirement.condition, answers: answers[source] ?? []) ? .true : .false
+            if let source = requirement.step, let answers = result(of: source) {
+                value = FHIRC3PRORules.holds(requirement.expected, answers: answers) ? .true : .false
             } else {
                 value = .unansweredTrue
             }
@@ -280,7 +392,7 @@ final class FHIRC3PROSession: SurveySession {
             }
             if value == .false { holds = false }
         }
-        if recording, let coverage, ancestorsHold, let decision = coverage.layout.decisionOfItem[step.item] {
+        if recording, let coverage, ancestorsHold, !ownLeaves.isEmpty, let decision = coverage.layout.decisionOfItem[step.item] {
             coverage.recorder.decision(decision, outcome: !ownLeaves.contains(.false), leaves: ownLeaves)
         }
         return holds
@@ -288,20 +400,28 @@ final class FHIRC3PROSession: SurveySession {
 
     // MARK: what the checks and properties read
 
-    /// Whether a condition holds on the answers of the steps on the path, with the standard rules (for
-    /// properties files, which are written in R4's enableWhen).
+    /// A step's answers as a scenario writes them: a list for a multiple choice, else the one value.
+    static func json(_ values: [FHIR.Value], format: FHIRC3PROTask.Format?) -> JSONValue {
+        if case .choice(multiple: true)? = format { return .array(values.map(\.json)) }
+        return values.first?.json ?? .null
+    }
+
+    /// Whether a condition holds on the task result, with the standard rules (for properties files, which
+    /// are written in R4's enableWhen).
     func holds(_ condition: FHIR.EnableWhen) -> Bool {
-        let source = task.stepByID[condition.question]
-        let values = source.flatMap { onPath[$0] ? answers[$0] : nil } ?? []
+        let values = task.stepByID[condition.question].flatMap(result(of:)) ?? []
         return FHIRStandardRules(notEquals: .noAnswerEquals).holds(condition, answers: values)
     }
 
-    /// The session's invariant: every step on the path was entered with its requirements holding against the
-    /// steps before it, and the current step is the path's last.
+    /// The session's invariant: the step on screen is the path's last entry and its entry holds its answers;
+    /// no entry repeats the one before it (ResearchKit appends only a step that differs from the last); the
+    /// entry counts match the path.
     func invariantViolation() -> String? {
-        if path != path.sorted() { return "the path is not in step order: \(visibleQuestions.joined(separator: ", "))" }
-        if Set(path).count != path.count { return "a step is twice on the path" }
-        if onPath.indices.contains(where: { onPath[$0] != path.contains($0) }) { return "the path's membership is out of date" }
+        if let last = path.last, last.answers != (answers[last.step] ?? []) { return "the step on screen '\(task.steps[last.step].id)' reports other answers than it shows" }
+        if zip(path, path.dropFirst()).contains(where: { $0.step == $1.step }) { return "a step follows itself on the path" }
+        var counted = Array(repeating: 0, count: task.steps.count)
+        for entry in path { counted[entry.step] += 1 }
+        if counted != entries { return "the path's entry counts are out of date" }
         return nil
     }
 }

@@ -1,15 +1,18 @@
 import SurveyCore
 
-/// A Questionnaire as C3-PRO turns it into a ResearchKit task (§A3, `QuestionnaireItemPromise`): the items
-/// flattened in document order into steps, each question item one question step named by its linkId, each
-/// group or display item with a text or title one instruction step, the others transparent. Each step carries
-/// its requirements (its ancestors' and its own enableWhen, all ANDed) and the linkIds of its ancestors, from
-/// which the response is rebuilt. What C3-PRO cannot turn into a step makes the whole task fail to prepare.
+/// A Questionnaire as C3-PRO turns it into a ResearchKit task (docs/fhir.md, C3-PRO rules T1–T12; C3-PRO
+/// `QuestionnairePromise.swift`, `QuestionnaireItemPromise.swift`): the items flattened in document order
+/// into steps, each question item one question step named by its linkId, each group or display item with a
+/// title or text one instruction step, the others transparent. Each step carries its requirements (its
+/// ancestors' and its own enableWhen, all ANDed) and the linkIds its answer is wrapped in. What C3-PRO cannot
+/// turn into a step gets none and is reported beside the task, which still runs; what makes ResearchKit throw
+/// while the task is built (a slider past its limits, two steps with one identifier) stops the app.
 struct FHIRC3PROTask: Sendable {
-    /// How a question step takes its answer (§A3, answer formats).
+    /// How a question step takes its answer (C3-PRO `c3_asAnswerFormat`).
     enum Format: Sendable, Equatable {
         case boolean, decimal, date, dateTime, time
-        case integer(min: Double?, max: Double?)
+        /// `integerAnswerFormat(withUnit: nil)`: no minimum, no maximum.
+        case integer
         case scale(Scale)
         case quantity(unit: String?)
         /// Text entry: `url` items answer valueUri, the others valueString.
@@ -17,23 +20,34 @@ struct FHIRC3PROTask: Sendable {
         case choice(multiple: Bool)
     }
 
-    /// An integer item with both minValue and maxValue, max > min: a slider of whole steps.
+    /// An integer item with both minValue and maxValue (valueInteger), max > min: a slider of whole steps.
     struct Scale: Sendable, Equatable {
         let min: Int
         let max: Int
-        /// questionnaire-defaultValue when it is on the scale, else the minimum.
+        /// questionnaire-defaultValue, else the minimum, as C3-PRO passes it to ResearchKit.
         let defaultValue: Int
         let minLabel: String?
         let maxLabel: String?
         /// ResearchKit draws the slider vertically when max − min > 5.
         var isVertical: Bool { max - min > 5 }
+        /// The answer the slider starts with: ResearchKit presets the default only when it lies on the scale.
+        var preset: Int? { (min...max).contains(defaultValue) ? defaultValue : nil }
+    }
+
+    /// The result a requirement expects (C3-PRO `c3_answerResult`): a boolean, a text, or the one choice
+    /// "system code" (compared with the whole answer of a choice step).
+    enum Expected: Sendable, Equatable {
+        case boolean(Bool)
+        case text(String)
+        case choice(String)
     }
 
     /// One enableWhen as a `ResultRequirement`: the step whose result it reads and the result it expects.
     struct Requirement: Sendable {
         let condition: FHIR.EnableWhen
+        let expected: Expected
         /// The step named by the condition's question; nil when no step has that identifier (a transparent
-        /// group or display item), whose result therefore never exists.
+        /// item, an item without a step, a generated id), whose result therefore never exists.
         let step: Int?
         /// The item whose enableWhen it is (the step's own item or an ancestor).
         let owner: Int
@@ -47,66 +61,92 @@ struct FHIRC3PROTask: Sendable {
         /// `isOptional = !required`: an optional question step has a Skip button.
         let isOptional: Bool
         let requirements: [Requirement]
-        /// The linkIds of the item's ancestors, outermost first (the synthetic `{root}` left out).
-        let parents: [String]
+        /// The linkIds C3-PRO wraps the step's answer in, nearest group first (its `linkIds`; the synthetic
+        /// `{root}` left out). A group without a linkId gives a fresh id each time, so here one per step.
+        let wrappers: [String]
         let title: String?
-        /// The questionnaire-instruction extension.
-        let detail: String?
+        let text: String?
 
         var isQuestion: Bool { format != nil }
     }
 
-    /// Why C3-PRO cannot prepare the task (its promise fails, `whenCancelledOrFailed`), with where.
-    struct Failure: Error, Sendable {
+    /// An error C3-PRO reports while preparing the task, with the item and where.
+    struct Report: Error, Sendable, Equatable {
+        let item: Int
         let message: String
         let location: SourceLocation
         let rule: String
+
+        static func == (lhs: Report, rhs: Report) -> Bool {
+            lhs.item == rhs.item && lhs.message == rhs.message && lhs.rule == rhs.rule && lhs.location.position == rhs.location.position
+        }
     }
 
     let steps: [Step]
     let stepByID: [String: Int]
-    /// Every reason the task fails to prepare, in document order; the first is the one a session reports.
-    let failures: [Failure]
+    /// The errors C3-PRO hands over beside the task, which runs without what they name: items that get no
+    /// step, enableWhen it cannot read. In document order (C3-PRO collects them from concurrent promises).
+    let reports: [Report]
+    /// Every reason ResearchKit throws while the task is built, in the order they are met: sliders past
+    /// ResearchKit's limits (raised while the items are turned into steps), then steps sharing an identifier
+    /// (raised by the ordered task).
+    let buildProblems: [Report]
+    /// The first of them: the app stops before a step shows. nil when the task builds.
+    var buildFailure: Report? { buildProblems.first }
 
-    /// C3-PRO stores a choice as "system code"; an option without a system gets this one (sic, §A3).
+    /// C3-PRO stores a choice as "system code"; an option without a system gets this one (sic).
     static let defaultSystem = "https://fhir.smalthealthit.org"
+    /// The code C3-PRO gives a ValueSet concept without one.
+    static let missingCode = "⚠️"
+
+    /// ResearchKit's limits on a scale (`ORKScaleAnswerFormat validateParameters`): at most 13 steps of 1,
+    /// bounds within ±10000.
+    static let scaleMaximumSteps = 13
+    static let scaleBound = 10_000
+
+    /// The task's identifier, which the response's `questionnaire` refers to: the id, else the first
+    /// identifier's value, else "questionnaire-task" (never the url).
+    static func identifier(id: String?, identifier: String?) -> String {
+        id ?? identifier ?? "questionnaire-task"
+    }
 
     init(_ survey: FHIRSurvey) {
         var steps: [Step] = []
-        var failures: [Failure] = []
-        var inherited = [[(condition: FHIR.EnableWhen, owner: Int)]](repeating: [], count: survey.items.count)
-        var parents = [[String]](repeating: [], count: survey.items.count)
+        var reports: [Report] = []
+        var scaleProblems: [Report] = []
+        // What each item passes to its children: its parent's requirements and its own (its parent's alone
+        // when it has an enableWhen C3-PRO cannot read).
+        var passed = [[(condition: FHIR.EnableWhen, expected: Expected, owner: Int)]](repeating: [], count: survey.items.count)
         for (index, item) in survey.items.enumerated() {
-            if let parent = item.parent {
-                inherited[index] = inherited[parent]
-                parents[index] = parents[parent] + [survey.items[parent].linkId]
+            var requirements = item.parent.map { passed[$0] } ?? []
+            switch Self.ownRequirements(of: item, index: index) {
+            case .success(let own): requirements += own.map { ($0.condition, $0.expected, index) }
+            case .failure(let report): reports.append(report)
             }
-            for condition in item.enableWhen {
-                if let problem = Self.unsupported(condition) {
-                    failures.append(Failure(message: "an enableWhen of '\(item.linkId)' \(problem)", location: condition.location, rule: "c3pro-unsupported-enablewhen"))
-                }
-                inherited[index].append((condition, index))
-            }
+            passed[index] = requirements
+            let (title, text) = Self.titleAndText(item)
             let format: Format?
-            switch Self.format(of: item) {
+            switch Self.format(of: item, index: index) {
             case .success(let found): format = found
-            case .failure(let failure):
-                failures.append(failure)
+            case .failure(let report):
+                reports.append(report)
                 continue
             }
-            let title = item.text ?? item.c3pro.title
-            guard format != nil || title != nil else { continue }
+            if case .scale(let scale)? = format, let problem = Self.scaleProblem(scale, item: item, index: index) { scaleProblems.append(problem) }
+            guard format != nil || title != nil || text != nil else { continue }
             steps.append(
                 Step(
-                    id: item.linkId, item: index, format: format, isOptional: !item.required, requirements: [], parents: parents[index], title: title,
-                    detail: item.c3pro.instruction))
+                    id: item.linkId, item: index, format: format, isOptional: !item.required, requirements: [],
+                    wrappers: Self.wrappers(of: index, stepID: item.linkId, survey: survey), title: title, text: text))
         }
         var byID: [String: Int] = [:]
+        var duplicates: [Report] = []
         for (position, step) in steps.enumerated() {
             if let first = byID[step.id] {
-                failures.append(
-                    Failure(
-                        message: "two steps are named '\(step.id)' (the first at \(survey.items[steps[first].item].location.position)): ResearchKit needs unique step identifiers",
+                duplicates.append(
+                    Report(
+                        item: step.item,
+                        message: "ResearchKit throws while C3-PRO builds the task: two steps are named '\(step.id)' (the first at \(survey.items[steps[first].item].location.position)), and an ordered task needs unique step identifiers",
                         location: survey.items[step.item].location, rule: "c3pro-duplicate-step"))
             } else {
                 byID[step.id] = position
@@ -114,33 +154,99 @@ struct FHIRC3PROTask: Sendable {
         }
         self.stepByID = byID
         self.steps = steps.map { step in
-            let requirements = inherited[step.item].map { Requirement(condition: $0.condition, step: byID[$0.condition.question], owner: $0.owner) }
+            let requirements = passed[step.item].map { Requirement(condition: $0.condition, expected: $0.expected, step: byID[$0.condition.question], owner: $0.owner) }
             return Step(
-                id: step.id, item: step.item, format: step.format, isOptional: step.isOptional, requirements: requirements, parents: step.parents,
-                title: step.title, detail: step.detail)
+                id: step.id, item: step.item, format: step.format, isOptional: step.isOptional, requirements: requirements, wrappers: step.wrappers,
+                title: step.title, text: step.text)
         }
-        if steps.isEmpty, failures.isEmpty {
-            failures.append(
-                Failure(message: "no item becomes a step: the items are groups and display items without text", location: survey.items.first?.location ?? SourceLocation(position: SourcePosition(line: 1, column: 1), pointer: .root), rule: "c3pro-no-steps"))
-        }
-        self.failures = failures.sorted { $0.location.position < $1.location.position }
+        self.reports = reports
+        self.buildProblems = scaleProblems + duplicates
     }
 
-    /// Why C3-PRO cannot read a condition: it builds an expected result from answerBoolean, answerString or
-    /// answerCoding only, and compares for equality only (an R4 `=` or STU3's answer[x] without operator).
-    static func unsupported(_ condition: FHIR.EnableWhen) -> String? {
-        if condition.op == .exists { return "tests whether '\(condition.question)' is answered (hasAnswer / exists), which C3-PRO does not support" }
-        if condition.op != .equals { return "uses the operator '\(condition.op.rawValue)'; C3-PRO only tests equality" }
+    /// `c3_bestTitleAndText`: the title is the first code display, else the first code, else the text; the
+    /// text is the item's text when the title came from a code, else the instruction, else the help
+    /// extension. Runs of spaces become one.
+    static func titleAndText(_ item: FHIR.Item) -> (title: String?, text: String?) {
+        var title = item.c3pro.codeTitle
+        var text = item.text
+        if title == nil {
+            title = item.text
+            text = nil
+        }
+        if text == nil { text = item.c3pro.instruction ?? item.c3pro.help }
+        return (title.map(collapsingSpaces), text.map(collapsingSpaces))
+    }
+
+    private static func collapsingSpaces(_ text: String) -> String {
+        var result = ""
+        for character in text where !(character == " " && result.last == " ") { result.append(character) }
+        return result
+    }
+
+    /// The ids C3-PRO wraps a step's answer in, nearest ancestor first: each group's linkId; an ancestor
+    /// whose linkId was generated gives a fresh id for every step below it (C3-PRO calls `UUID()` anew). The
+    /// children of an item named `{root}` get no parent, as those of C3-PRO's own synthetic top group do, so
+    /// the list stops below it.
+    private static func wrappers(of index: Int, stepID: String, survey: FHIRSurvey) -> [String] {
+        var ids: [String] = []
+        var ancestor = survey.items[index].parent
+        while let current = ancestor, survey.items[current].linkId != "{root}" {
+            let item = survey.items[current]
+            ids.append(item.c3pro.linkIdGenerated ? "\(item.linkId)-for-\(stepID)" : item.linkId)
+            ancestor = item.parent
+        }
+        return ids
+    }
+
+    // MARK: enableWhen
+
+    /// An item's own requirements (`c3_enableQuestionnaireElementWhen`), or the first of its enableWhen that
+    /// C3-PRO cannot read: then it throws, and the item keeps none of its own.
+    private static func ownRequirements(of item: FHIR.Item, index: Int) -> Result<[(condition: FHIR.EnableWhen, expected: Expected)], Report> {
+        var problems = item.c3pro.unreadableConditions.map { (problem: $0.problem, location: $0.location) }
+        var own: [(condition: FHIR.EnableWhen, expected: Expected)] = []
+        for condition in item.enableWhen {
+            switch expected(condition) {
+            case .success(let expected): own.append((condition, expected))
+            case .failure(let problem): problems.append((problem.text, condition.location))
+            }
+        }
+        guard let first = problems.min(by: { $0.location.position < $1.location.position }) else { return .success(own) }
+        return .failure(
+            Report(
+                item: index,
+                message: "C3-PRO cannot read an enableWhen of '\(item.linkId)': it \(first.problem); '\(item.linkId)' keeps none of its own conditions and shows whenever its groups do",
+                location: first.location, rule: "c3pro-unsupported-enablewhen"))
+    }
+
+    struct Unreadable: Error {
+        let text: String
+    }
+
+    /// The result C3-PRO builds from a condition: answerBoolean, answerString, or answerCoding with a code
+    /// (its system defaulted), compared for equality; it reads no operator (STU3 has none), so an R4
+    /// condition is read only when its operator is `=`.
+    static func expected(_ condition: FHIR.EnableWhen) -> Result<Expected, Unreadable> {
+        if condition.op == .exists { return .failure(Unreadable(text: "tests whether '\(condition.question)' is answered (hasAnswer / exists)")) }
+        if condition.op != .equals { return .failure(Unreadable(text: "uses the operator '\(condition.op.rawValue)', where C3-PRO only tests equality")) }
+        let json = condition.answer.json
         switch condition.answer.type {
-        case .boolean, .string, .coding: return nil
-        default: return "compares answer\(condition.answer.type.rawValue); C3-PRO only reads answerBoolean, answerString and answerCoding"
+        case .boolean: return .success(.boolean(json.boolValue ?? false))
+        case .string: return .success(.text(json.stringValue ?? ""))
+        case .coding:
+            guard json.objectValue?["code"]?.stringValue != nil else { return .failure(Unreadable(text: "has an answerCoding without a code")) }
+            return .success(.choice(choiceKey(json)))
+        default:
+            return .failure(Unreadable(text: "compares answer\(condition.answer.type.rawValue), where C3-PRO reads only answerBoolean, answerString and answerCoding"))
         }
     }
 
-    /// The answer format of an item (nil for groups and display items), or why C3-PRO rejects it.
-    static func format(of item: FHIR.Item) -> Result<Format?, Failure> {
-        func failing(_ message: String, _ rule: String) -> Result<Format?, Failure> {
-            .failure(Failure(message: message, location: item.location, rule: rule))
+    // MARK: answer formats
+
+    /// The answer format of an item (nil for groups and display items), or why C3-PRO makes no step of it.
+    private static func format(of item: FHIR.Item, index: Int) -> Result<Format?, Report> {
+        func failing(_ message: String, _ rule: String) -> Result<Format?, Report> {
+            .failure(Report(item: index, message: message + "; it gets no step and the task runs without it", location: item.location, rule: rule))
         }
         switch item.type {
         case .group, .display: return .success(nil)
@@ -149,59 +255,69 @@ struct FHIRC3PROTask: Sendable {
         case .date: return .success(.date)
         case .dateTime: return .success(.dateTime)
         case .time: return .success(.time)
-        case .string, .text: return .success(.text(url: false))
+        case .string: return .success(.text(url: false))
         case .url: return .success(.text(url: true))
         case .quantity: return .success(.quantity(unit: item.c3pro.unit))
         case .integer:
-            let low = item.minValue?.json.numberValue
-            let high = item.maxValue?.json.numberValue
-            if let low, let high, high > low, let min = Int(exactly: low), let max = Int(exactly: high) {
-                let start = item.c3pro.defaultValue.flatMap { (min...max).contains($0) ? $0 : nil } ?? min
-                return .success(.scale(Scale(min: min, max: max, defaultValue: start, minLabel: item.c3pro.minLabel, maxLabel: item.c3pro.maxLabel)))
+            let low = item.minValue.flatMap { $0.type == .integer ? $0.json.numberValue.flatMap { Int(exactly: $0) } : nil }
+            let high = item.maxValue.flatMap { $0.type == .integer ? $0.json.numberValue.flatMap { Int(exactly: $0) } : nil }
+            if let low, let high, high > low {
+                return .success(.scale(Scale(min: low, max: high, defaultValue: item.c3pro.defaultValue ?? low, minLabel: item.c3pro.minLabel, maxLabel: item.c3pro.maxLabel)))
             }
-            return .success(.integer(min: low, max: high))
+            return .success(.integer)
         case .choice, .openChoice:
             switch item.c3pro.optionsSource {
-            case .valueSet:
+            case .valueSet(let reference):
+                guard !item.options.isEmpty else { return failing("the ValueSet '\(reference)' of '\(item.linkId)' has no codes: C3-PRO has no choices to offer", "c3pro-no-choices") }
                 return .success(.choice(multiple: item.repeats && (item.maxOccurs ?? 2) > 1))
             case .inline:
-                return failing("the choices of '\(item.linkId)' are written in the item (option / answerOption), which C3-PRO never implemented: it has no choices", "c3pro-inline-options")
+                return failing("the choices of '\(item.linkId)' are written in the item (option / answerOption), which C3-PRO never implemented", "c3pro-inline-options")
             case .unresolved(let reference):
-                return failing("the ValueSet '\(reference)' of '\(item.linkId)' is neither contained nor in a ValueSet file beside the Questionnaire", "c3pro-valueset-missing")
+                return failing("the ValueSet '\(reference)' of '\(item.linkId)' is neither contained nor in a ValueSet file beside the Questionnaire: C3-PRO has no choices to offer", "c3pro-valueset-missing")
             case .none:
                 return failing("'\(item.linkId)' is a choice item without options: C3-PRO has no choices to offer", "c3pro-no-choices")
             }
-        case .attachment, .reference:
-            return failing("'\(item.linkId)' is \(item.type.withArticle) item, which C3-PRO does not support", "c3pro-unsupported-item")
+        case .text, .attachment, .reference:
+            return failing("'\(item.linkId)' is \(item.type.withArticle) item, for which C3-PRO has no answer format", "c3pro-unsupported-item")
         }
+    }
+
+    /// Why ResearchKit's scale initializer throws NSInvalidArgumentException for this slider, or nil.
+    private static func scaleProblem(_ scale: Scale, item: FHIR.Item, index: Int) -> Report? {
+        let why: String
+        if scale.max - scale.min > scaleMaximumSteps {
+            why = "it has \(scale.max - scale.min) steps (\(scale.min) to \(scale.max)), and a ResearchKit scale takes at most \(scaleMaximumSteps)"
+        } else if scale.min < -scaleBound || scale.max > scaleBound {
+            why = "its bounds \(scale.min) and \(scale.max) leave ResearchKit's range of −\(scaleBound) to \(scaleBound)"
+        } else {
+            return nil
+        }
+        return Report(
+            item: index, message: "ResearchKit throws while C3-PRO builds the slider of '\(item.linkId)' (minValue and maxValue make an integer a slider): \(why)",
+            location: item.location, rule: "c3pro-slider-limits")
     }
 
     /// The key C3-PRO stores and compares a Coding by: "system code", the system defaulted.
     static func choiceKey(_ coding: JSONValue) -> String {
         let object = coding.objectValue ?? [:]
-        return (object["system"]?.stringValue ?? defaultSystem) + " " + (object["code"]?.stringValue ?? "")
+        return (object["system"]?.stringValue ?? defaultSystem) + " " + (object["code"]?.stringValue ?? missingCode)
     }
 }
 
-/// C3-PRO's enableWhen as a requirement on a step result (§A3, `ResultRequirement`): equality only, of a
-/// boolean, a string or a Coding (system and code); a multiple-choice result is compared as a whole array
-/// with `[value]`. The answers are those of a step result that exists; a requirement whose step has no
-/// result yet is satisfied before it gets here.
-struct FHIRC3PRORules: FHIREnablementRules {
-    func holds(_ condition: FHIR.EnableWhen, answers: [FHIR.Value]) -> Bool {
-        guard FHIRC3PROTask.unsupported(condition) == nil else { return false }
-        let expected = condition.answer
-        switch expected.type {
-        case .coding:
-            guard answers.allSatisfy({ $0.type == .coding }) else { return false }
-            return answers.map { FHIRC3PROTask.choiceKey($0.json) } == [FHIRC3PROTask.choiceKey(expected.json)]
-        default:
-            return answers.count == 1 && answers[0].type == expected.type && answers[0].json == expected.json
+/// C3-PRO's requirement on a step result (`ConditionalStep.requirementsAreSatisfiedBy`, `c3_hasSameResponse`):
+/// the result's answer must equal the expected one as Foundation objects do. A boolean equals a boolean
+/// answer; a text equals a text answer (string or url); a choice "system code" equals a choice answer holding
+/// exactly that one choice (a multiple choice is compared as a whole). A result without an answer (skipped,
+/// or an instruction step's) never matches.
+enum FHIRC3PRORules {
+    static func holds(_ expected: FHIRC3PROTask.Expected, answers: [FHIR.Value]) -> Bool {
+        switch expected {
+        case .boolean(let flag):
+            return answers.count == 1 && answers[0].type == .boolean && answers[0].json.boolValue == flag
+        case .text(let text):
+            return answers.count == 1 && (answers[0].type == .string || answers[0].type == .uri) && answers[0].json.stringValue == text
+        case .choice(let key):
+            return answers.count == 1 && answers[0].type == .coding && FHIRC3PROTask.choiceKey(answers[0].json) == key
         }
-    }
-
-    /// All of a step's requirements must hold.
-    func combine(_ behavior: FHIR.EnableBehavior?, _ outcomes: [FHIRTruth]) -> FHIRTruth {
-        outcomes.allSatisfy { $0 == .true } ? .true : .false
     }
 }

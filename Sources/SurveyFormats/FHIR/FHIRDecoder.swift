@@ -16,6 +16,10 @@ struct FHIRDecoder {
     private(set) var stu3Form: JSONCursor?
     /// The ValueSet files beside the Questionnaire, read when an `options` reference is not contained.
     private var files: FHIRValueSetFiles
+    /// Every linkId the file gives, and how many were generated: an STU3-era item without a linkId gets one
+    /// no item has (C3-PRO gives it a random UUID; here `uuid-1`, `uuid-2`… for a deterministic run).
+    private var givenLinkIds: Set<String> = []
+    private var generatedLinkIds = 0
 
     static let shapeRule = "fhir-file-shape"
 
@@ -124,6 +128,7 @@ struct FHIRDecoder {
             valueSets["#" + id] = FHIRValueSetFiles.codes(of: resource)
         }
         stu3Form = Self.stu3Form(in: object)
+        if stu3Form != nil { givenLinkIds = Self.linkIds(in: object) }
         let itemCursor = object["item"]
         var top: [Int] = []
         if let itemCursor {
@@ -138,9 +143,33 @@ struct FHIRDecoder {
         if top.isEmpty, errors.isEmpty {
             error(itemCursor ?? object.cursor, "the Questionnaire has no items; expected at least one in \"item\"")
         }
+        let identifier = object["identifier"]?.elements?.first?.object?["value"]?.stringValue
         return FHIROutline(
             file: file, items: items.compactMap { $0 }, topLevel: top, url: string(object, "url"), version: string(object, "version"),
-            id: string(object, "id"), location: object.location, stu3Form: stu3Form?.location)
+            id: string(object, "id"), location: object.location, stu3Form: stu3Form?.location, identifier: identifier)
+    }
+
+    /// Every string linkId of the items, at any depth.
+    private static func linkIds(in questionnaire: JSONObjectCursor) -> Set<String> {
+        var found: Set<String> = []
+        func visit(_ list: JSONCursor?) {
+            for entry in list?.elements ?? [] {
+                guard let item = entry.object else { continue }
+                if let linkId = item["linkId"]?.stringValue { found.insert(linkId) }
+                visit(item["item"])
+            }
+        }
+        visit(questionnaire["item"])
+        return found
+    }
+
+    /// A linkId for an STU3-era item without one: the next `uuid-N` that no item of the file has.
+    private mutating func generatedLinkId() -> String {
+        while true {
+            generatedLinkIds += 1
+            let candidate = "uuid-\(generatedLinkIds)"
+            if !givenLinkIds.contains(candidate) { return candidate }
+        }
     }
 
     /// The first form only STU3 has, when the file is STU3-era: `options` or `option` on an item, an item's
@@ -174,20 +203,37 @@ struct FHIRDecoder {
             error(cursor, "expected an item object, found \(cursor.node.kindDescription)")
             return nil
         }
-        guard let linkIdCursor = object["linkId"], let linkId = linkIdCursor.stringValue, !linkId.isEmpty else {
-            error(object["linkId"] ?? cursor, "the item has no \"linkId\"; expected a non-empty string (1..1)")
-            return nil
+        var hints = FHIR.C3PROHints()
+        let linkId: String
+        if object["linkId"] == nil, stu3Form != nil {
+            // C3-PRO's input: the item gets a generated id (§A3, a random UUID), and lint warns.
+            linkId = generatedLinkId()
+            hints.linkIdGenerated = true
+        } else {
+            guard let linkIdCursor = object["linkId"], let given = linkIdCursor.stringValue, !given.isEmpty else {
+                error(object["linkId"] ?? cursor, "the item has no \"linkId\"; expected a non-empty string (1..1)")
+                return nil
+            }
+            linkId = given
         }
-        guard let typeCursor = object["type"], let typeName = typeCursor.stringValue else {
-            error(object["type"] ?? cursor, "item '\(linkId)' has no \"type\"; expected one of \(FHIR.ItemType.allCases.map(\.rawValue).joined(separator: ", "))")
-            return nil
-        }
-        guard let type = FHIR.ItemType(rawValue: typeName) else {
-            error(
-                typeCursor,
-                "item '\(linkId)' has the unknown type \"\(typeName)\"; expected one of \(FHIR.ItemType.allCases.map(\.rawValue).joined(separator: ", "))\(Spelling.suggestion(for: typeName, in: FHIR.ItemType.allCases.map(\.rawValue)))"
-            )
-            return nil
+        let type: FHIR.ItemType
+        if object["type"] == nil, stu3Form != nil {
+            // C3-PRO's input: C3-PRO asks for a text answer, as for a string item (§A3), and lint warns.
+            type = .string
+            hints.typeMissing = true
+        } else {
+            guard let typeCursor = object["type"], let typeName = typeCursor.stringValue else {
+                error(object["type"] ?? cursor, "item '\(linkId)' has no \"type\"; expected one of \(FHIR.ItemType.allCases.map(\.rawValue).joined(separator: ", "))")
+                return nil
+            }
+            guard let known = FHIR.ItemType(rawValue: typeName) else {
+                error(
+                    typeCursor,
+                    "item '\(linkId)' has the unknown type \"\(typeName)\"; expected one of \(FHIR.ItemType.allCases.map(\.rawValue).joined(separator: ", "))\(Spelling.suggestion(for: typeName, in: FHIR.ItemType.allCases.map(\.rawValue)))"
+                )
+                return nil
+            }
+            type = known
         }
         let index = items.count
         items.append(nil)
@@ -197,10 +243,9 @@ struct FHIRDecoder {
         let repeats = bool(object, "repeats") ?? false
         let readOnly = bool(object, "readOnly") ?? false
         let maxLength = object["maxLength"].flatMap { integer($0, for: "\"maxLength\"") }
-        let (enableWhen, enableBehavior) = decodeEnableWhen(object, linkId: linkId)
+        let (enableWhen, enableBehavior) = decodeEnableWhen(object, linkId: linkId, unreadable: &hints.unreadableConditions)
         let options = decodeOptions(object, key: "answerOption", linkId: linkId) + (stu3Form == nil ? [] : decodeOptions(object, key: "option", linkId: linkId))
-        var hints = FHIR.C3PROHints()
-        hints.title = object["title"]?.stringValue
+        hints.codeTitle = Self.codeTitle(object)
         if !options.isEmpty { hints.optionsSource = .inline }
         var valueSetCodes: [FHIR.AnswerOption] = []
         var externalValueSet: String?
@@ -248,7 +293,15 @@ struct FHIRDecoder {
         return index
     }
 
-    private mutating func decodeEnableWhen(_ object: JSONObjectCursor, linkId: String) -> ([FHIR.EnableWhen], FHIR.EnableBehavior?) {
+    /// The first `code.display`, else the first `code.code` (C3-PRO's `c3_bestTitleAndText`, §A3).
+    private static func codeTitle(_ object: JSONObjectCursor) -> String? {
+        let codings = (object["code"]?.node.plain.arrayValue ?? []).compactMap(\.objectValue)
+        return codings.lazy.compactMap { $0["display"]?.stringValue }.first ?? codings.lazy.compactMap { $0["code"]?.stringValue }.first
+    }
+
+    private mutating func decodeEnableWhen(
+        _ object: JSONObjectCursor, linkId: String, unreadable: inout [FHIR.UnreadableCondition]
+    ) -> ([FHIR.EnableWhen], FHIR.EnableBehavior?) {
         var conditions: [FHIR.EnableWhen] = []
         let entries = array(object, "enableWhen")
         for entry in entries {
@@ -258,6 +311,11 @@ struct FHIRDecoder {
             }
             let question = string(condition, "question")
             if condition["question"] == nil {
+                if stu3Form != nil {
+                    // C3-PRO's input: C3-PRO cannot read it and drops the item's own conditions (§A3).
+                    unreadable.append(FHIR.UnreadableCondition(problem: "has no \"question\"", location: entry.location))
+                    continue
+                }
                 error(entry, "an enableWhen of '\(linkId)' has no \"question\"; expected the linkId of the item it reads (1..1)")
             }
             var op: FHIR.Operator?
@@ -277,6 +335,10 @@ struct FHIRDecoder {
                     }
                     continue
                 }
+                if FHIRValues.members(condition, prefix: "answer").isEmpty {
+                    unreadable.append(FHIR.UnreadableCondition(problem: "has neither an answer[x] nor hasAnswer", location: entry.location))
+                    continue
+                }
                 op = .equals
             } else if let opCursor = condition["operator"], let name = opCursor.stringValue {
                 op = FHIR.Operator(rawValue: name)
@@ -286,7 +348,9 @@ struct FHIRDecoder {
             } else {
                 error(condition["operator"] ?? entry, "an enableWhen of '\(linkId)' has no \"operator\"; expected one of exists, =, !=, >, <, >=, <= (1..1)")
             }
-            let allowed: Set<FHIR.ValueType> = [.boolean, .decimal, .integer, .date, .dateTime, .time, .string, .coding, .quantity, .reference]
+            // STU3 also compares answerUri and answerAttachment.
+            let allowed: Set<FHIR.ValueType> =
+                stu3Form != nil ? Set(FHIR.ValueType.allCases) : [.boolean, .decimal, .integer, .date, .dateTime, .time, .string, .coding, .quantity, .reference]
             let answer = value(condition, prefix: "answer", in: "an enableWhen of '\(linkId)'", allowed: allowed)
             if op == .exists, let answer, answer.type != .boolean {
                 // que-7 leaves the meaning undefined, so the file cannot be simulated.
@@ -306,7 +370,11 @@ struct FHIRDecoder {
         } else if let cursor = object["enableBehavior"] {
             error(cursor, "expected \"all\" or \"any\" for \"enableBehavior\", found \(cursor.node.kindDescription)")
         }
-        if entries.count > 1, object["enableBehavior"] == nil, let cursor = object["enableWhen"] {
+        if entries.count > 1, object["enableBehavior"] == nil, stu3Form != nil {
+            // STU3 has no enableBehavior: C3-PRO ANDs them all (its own rules); the r4 profile reads them as
+            // LHC-Forms reads a missing enableBehavior, any (lint c3pro-several-conditions).
+            behavior = .any
+        } else if entries.count > 1, object["enableBehavior"] == nil, let cursor = object["enableWhen"] {
             // Engines disagree here (LHC-Forms: any; android-fhir: throws; C3-PRO: all), so there is no reading to simulate.
             error(
                 cursor, "'\(linkId)' has \(entries.count) enableWhen conditions but no enableBehavior (que-12)",
@@ -364,6 +432,8 @@ struct FHIRDecoder {
                 if name == "minValue" { hints.minLabel = label } else { hints.maxLabel = label }
             case "questionnaire-instruction":
                 hints.instruction = string(ext, "valueString")
+            case "questionnaire-help":
+                hints.help = string(ext, "valueString")
             case "questionnaire-units":
                 hints.unit = string(ext, "valueString")
             case "questionnaire-defaultValue":

@@ -125,11 +125,15 @@ public enum FHIR {
     }
 
     /// What C3-PRO reads of an item and the R4 engines do not (§A3): the step's title and detail, the
-    /// slider's default and end labels, the quantity's unit.
+    /// slider's default and end labels, the quantity's unit, and what an STU3-era file leaves out that C3-PRO
+    /// copes with (no linkId, no type, an enableWhen it cannot read).
     public struct C3PROHints: Sendable {
-        public var title: String?
+        /// The first `code.display`, else the first `code.code`: C3-PRO's step title before `text`.
+        public var codeTitle: String?
         /// The `questionnaire-instruction` extension: the step's detail text.
         public var instruction: String?
+        /// The `questionnaire-help` extension: the detail text when there is no instruction.
+        public var help: String?
         /// The `questionnaire-defaultValue` extension (valueInteger): the slider's starting value.
         public var defaultValue: Int?
         /// The string-valued minValue / maxValue extensions: the slider's end labels.
@@ -138,8 +142,21 @@ public enum FHIR {
         /// The `questionnaire-units` extension (valueString): the unit of a quantity.
         public var unit: String?
         public var optionsSource: OptionsSource = .none
+        /// The item has no linkId (STU3-era input): its linkId was generated (C3-PRO gives it a random UUID).
+        public var linkIdGenerated = false
+        /// The item has no type (STU3-era input): read as a string item, as C3-PRO asks for a text answer.
+        public var typeMissing = false
+        /// enableWhen entries of an STU3-era file that no engine can read (no `question`, neither an answer[x]
+        /// nor hasAnswer): they are not in `enableWhen`; C3-PRO drops the item's own conditions for them.
+        public var unreadableConditions: [UnreadableCondition] = []
 
         public init() {}
+    }
+
+    public struct UnreadableCondition: Sendable {
+        /// What is missing, completing "an enableWhen of 'x' …".
+        public let problem: String
+        public let location: SourceLocation
     }
 
     public struct UnsupportedExpression: Sendable {

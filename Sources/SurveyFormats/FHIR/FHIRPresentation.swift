@@ -129,7 +129,8 @@ extension FHIRSurvey {
                     if let nested = answerObject["item"] { nestedLists.append((number, try nested.array(for: "\"item\""))) }
                 }
                 let repeats = item?.repeats == true
-                result.append((id, repeats || values.count > 1 ? .array(values) : (values.first ?? .null)))
+                // An empty answer list (C3-PRO writes one for a skipped multiple choice) is no answer.
+                if !values.isEmpty { result.append((id, repeats || values.count > 1 ? .array(values) : (values.first ?? .null))) }
                 // The items under an answer come after it: they exist only once the question is answered.
                 for nested in nestedLists {
                     try responseItems(nested.items, prefix: repeats ? "\(id)#\(nested.number + 1)/" : prefix, wrapped: wrapped, into: &result)

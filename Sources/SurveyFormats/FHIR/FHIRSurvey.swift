@@ -21,13 +21,16 @@ struct FHIROutline {
     let dangling: [Diagnostic]
     /// Where the file first uses a form only STU3 has, when it is C3-PRO's STU3-era input (§A3).
     let stu3Form: SourceLocation?
+    /// The first `identifier.value`, which C3-PRO names its task by when there is no id.
+    let identifier: String?
 
     init(
         file: String, items: [FHIR.Item], topLevel: [Int], url: String?, version: String?, id: String?, location: SourceLocation,
-        stu3Form: SourceLocation? = nil
+        stu3Form: SourceLocation? = nil, identifier: String? = nil
     ) {
         self.file = file
         self.stu3Form = stu3Form
+        self.identifier = identifier
         self.items = items
         self.topLevel = topLevel
         self.url = url
@@ -67,9 +70,11 @@ struct FHIROutline {
         self.dangling = dangling
     }
 
-    /// What stops a load: every error of these checks.
+    /// What stops a load: every error of these checks. An STU3-era file (C3-PRO's input) loads with an
+    /// enableWhen naming no item: C3-PRO finds no result for it and counts it as satisfied, and only the
+    /// r4 profile stops at it (`engineProblem`); lint still reports it.
     var loadErrors: [Diagnostic] {
-        duplicates.filter { $0.severity == .error } + dangling
+        duplicates.filter { $0.severity == .error } + (stu3Form == nil ? dangling : [])
     }
 }
 
@@ -89,7 +94,7 @@ public struct FHIRSurvey: Survey {
     let coverageLayout = Lazy<FHIRCoverageLayout>()
     /// The ResearchKit task the c3pro profile runs, worked out when a c3pro session first needs it.
     let c3proTask = Lazy<FHIRC3PROTask>()
-    /// The identifier C3-PRO gives the task, which its response's `questionnaire` refers to: the id, else the url.
+    /// The identifier C3-PRO gives the task, which its response's `questionnaire` refers to.
     let taskIdentifier: String
     /// Where the file first uses a form only STU3 has, when it is STU3-era (C3-PRO's input).
     let stu3Form: SourceLocation?
@@ -109,7 +114,7 @@ public struct FHIRSurvey: Survey {
         items = outline.items
         topLevel = outline.topLevel
         itemByLinkId = outline.itemByLinkId
-        taskIdentifier = outline.id ?? outline.url ?? "questionnaire"
+        taskIdentifier = FHIRC3PROTask.identifier(id: outline.id, identifier: outline.identifier)
         stu3Form = outline.stu3Form
         if let url = outline.url {
             canonical = url + (outline.version.map { "|" + $0 } ?? "")
@@ -128,9 +133,23 @@ public struct FHIRSurvey: Survey {
 
     public var questionIDs: [String] { items.map(\.linkId) }
 
-    public var options: [String: [String]] { [Self.notEqualsOption: Self.notEqualsValues] }
+    public var options: [String: [String]] {
+        [Self.notEqualsOption: Self.notEqualsValues, FHIRC3PROResearchKit.option: FHIRC3PROResearchKit.allCases.map(\.rawValue)]
+    }
 
     public var profiles: [String] { [Self.r4Profile, Self.c3proProfile] }
+
+    /// What stops an engine before a respondent sees anything: under c3pro, ResearchKit throwing while C3-PRO
+    /// builds the task (the app stops); under r4, an STU3-era condition no R4 engine can read, or one naming
+    /// no item (which only an STU3-era file loads with).
+    public func engineProblem(_ settings: SessionSettings) -> String? {
+        if settings.profile == Self.c3proProfile { return task().buildFailure.map { "\(file):\($0.location.position): \($0.message)" } }
+        if let unreadable = items.lazy.flatMap({ item in item.c3pro.unreadableConditions.map { (item, $0) } }).first {
+            return "\(file):\(unreadable.1.location.position): an enableWhen of '\(unreadable.0.linkId)' \(unreadable.1.problem): the r4 profile cannot evaluate it (C3-PRO drops the item's own conditions: use profile c3pro)"
+        }
+        guard let (item, condition) = items.lazy.flatMap({ item in item.enableWhen.map { (item, $0) } }).first(where: { itemByLinkId[$0.1.question] == nil }) else { return nil }
+        return "\(file):\(condition.location.position): an enableWhen of '\(item.linkId)' reads '\(condition.question)', which no item has: the r4 profile cannot evaluate it (C3-PRO finds no result for it and counts it as satisfied: use profile c3pro)"
+    }
 
     public func makeSession(_ settings: SessionSettings, coverage: CoverageRecorder?) -> any SurveySession {
         if settings.profile == Self.c3proProfile { return FHIRC3PROSession(survey: self, settings: settings, coverage: coverage) }

@@ -27,6 +27,19 @@ public struct PayloadImporter {
             problems.append("'\(question)': the survey has no such question")
         }
         remaining.removeAll { !survey.hasQuestion($0.question) }
+        /// Skip, when the session offers it and takes it.
+        func skipped() -> Bool {
+            guard session.otherActions.contains(.skip(question: nil)), session.perform(.skip(question: nil)).outcome == .ok else { return false }
+            actions.append(.skip(question: nil))
+            return true
+        }
+        /// Whether the step on screen holds an answer the engine gave it (ResearchKit's slider preset, its date
+        /// and time pickers) that the payload does not have: Skip leaves it unanswered, where Next or Done
+        /// would submit it.
+        func preansweredOnly() -> Bool {
+            guard let id = session.currentQuestion, session.answer(for: id) != nil else { return false }
+            return !answers.contains { $0.question == id }
+        }
 
         var stalled = false
         // Engines whose Submit is always there (FHIR) still get every answer in, adding group instances for them.
@@ -50,20 +63,25 @@ public struct PayloadImporter {
             }
             let afterAnswers = Trace.View(of: session)
             if afterAnswers.current == before.current || !answered {
-                if session.perform(.next(question: nil)).outcome == .ok {
-                    actions.append(.next(question: nil))
-                } else if !answered, session.otherActions.contains(.skip(question: nil)), session.perform(.skip(question: nil)).outcome == .ok {
-                    // A step the payload has no answer for, which the engine passes only by Skip (ResearchKit's
-                    // optional steps: Next needs an answer).
-                    actions.append(.skip(question: nil))
+                if !(!answered && preansweredOnly() && skipped()) {
+                    if session.perform(.next(question: nil)).outcome == .ok {
+                        actions.append(.next(question: nil))
+                    } else if !answered {
+                        // A step the payload has no answer for, which the engine passes only by Skip (ResearchKit's
+                        // optional steps: Next needs an answer).
+                        _ = skipped()
+                    }
                 }
             }
             stalled = Trace.View(of: session) == before && !answered
         }
-        if session.isSubmittable, session.perform(.submit).outcome == .ok {
-            actions.append(.submit)
-        } else if let current = session.currentQuestion {
-            problems.append("the survey stops at '\(current)': the payload has no answer that lets it go on, so Submit never shows")
+        // Skip on the last step ends a ResearchKit task as Done does.
+        if !(preansweredOnly() && skipped() && session.hasEnded) {
+            if session.isSubmittable, session.perform(.submit).outcome == .ok {
+                actions.append(.submit)
+            } else if let current = session.currentQuestion {
+                problems.append("the survey stops at '\(current)': the payload has no answer that lets it go on, so Submit never shows")
+            }
         }
         for (question, value) in remaining {
             problems.append("'\(question)' = \(CanonicalJSON.compact(value)): the survey never shows this question on the path the other answers take")

@@ -8,13 +8,16 @@ public struct Trace: Sendable, Equatable {
     public var format: String
     /// What the respondent sees before the first action.
     public var start: View
+    /// What the engine reported while preparing the survey, before the first action.
+    public var startEvents: [TraceEvent]
     public var steps: [Step]
     public var payload: JSONValue?
 
-    public init(survey: String, format: String, start: View, steps: [Step] = [], payload: JSONValue? = nil) {
+    public init(survey: String, format: String, start: View, startEvents: [TraceEvent] = [], steps: [Step] = [], payload: JSONValue? = nil) {
         self.survey = survey
         self.format = format
         self.start = start
+        self.startEvents = startEvents
         self.steps = steps
         self.payload = payload
     }

@@ -1,16 +1,22 @@
 import SurveyCore
 
 extension Trace {
-    /// The machine contract of `replay --json` (DESIGN.md §5): keys `survey`, `format`, `steps` (each with
-    /// `n`, `action`, `outcome`, `message`, `current`, `visible`, `submittable`, `events`) and `payload`.
+    /// The machine contract of `replay --json` (DESIGN.md §5): keys `survey`, `format`, `start_events` (what
+    /// the engine reported while preparing the survey), `steps` (each with `n`, `action`, `outcome`,
+    /// `message`, `current`, `visible`, `submittable`, `events`) and `payload`.
     public var json: JSONValue {
         .object([
             "survey": .string(survey),
             "format": .string(format),
+            "start_events": .array(startEvents.map(\.json)),
             "steps": .array(steps.map(\.json)),
             "payload": payload ?? .null,
         ])
     }
+}
+
+extension TraceEvent {
+    var json: JSONValue { .object(["name": .string(name), "detail": detail ?? .null]) }
 }
 
 extension Trace.Step {
@@ -23,7 +29,7 @@ extension Trace.Step {
             "current": view.current.map(JSONValue.string) ?? .null,
             "visible": .array(view.visible.map(JSONValue.string)),
             "submittable": .bool(view.submittable),
-            "events": .array(events.map { .object(["name": .string($0.name), "detail": $0.detail ?? .null]) }),
+            "events": .array(events.map(\.json)),
         ])
     }
 }

@@ -6,15 +6,14 @@ extension Trace {
     /// goldens reads as what a respondent now sees differently.
     public var text: String {
         var lines = ["survey \(ScenarioSyntax.id(survey)) (\(format))", "", "start"]
+        lines += startEvents.map(Self.describe)
         lines += Self.describe(start, after: nil)
         var previous = start
         for step in steps {
             lines.append("")
             lines.append("step \(step.number): \(step.actionText)")
             lines.append("  " + step.outcome.goldenText)
-            for event in step.events {
-                lines.append("  event: \(event.name)" + (event.detail.map { " " + CanonicalJSON.compact($0) } ?? ""))
-            }
+            lines += step.events.map(Self.describe)
             lines += Self.describe(step.view, after: previous)
             previous = step.view
         }
@@ -26,6 +25,10 @@ extension Trace {
             lines.append("payload: none")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func describe(_ event: TraceEvent) -> String {
+        "  event: \(event.name)" + (event.detail.map { " " + CanonicalJSON.compact($0) } ?? "")
     }
 
     private static func describe(_ view: View, after previous: View?) -> [String] {
