@@ -88,6 +88,7 @@ struct ReportCommandTests {
             ("scenarios/sage-v3--misspelt-target-ends-task.html", ["Step 1", "appears: "]),
             ("scenarios/owlmetry--quit-and-resume.html", ["event <b>draft_saved</b>", "Launches the app"]),
             ("scenarios/c3pro--skip-and-back.html", ["Goes back", "Skips"]),
+            ("scenarios/c3pro--prepared-with-errors.html", ["event <b>preparation_error</b>"]),
             ("scenarios/checkin--refused-actions.html", ["refused", "class=\"message\""]),
         ]
         for (page, texts) in expectations {

@@ -32,7 +32,7 @@ struct SessionView {
         }
 
         parts.append(step(
-            key: "start", heading: HTML.text("span", [("class", "n")], "Before the first action"), details: "",
+            key: "start", heading: HTML.text("span", [("class", "n")], "Before the first action"), details: Self.events(trace.startEvents),
             screen: screen(record.screens.first ?? [], previous: nil, view: trace.start, before: []), extra: sideBySide("start"),
             diverges: divergentKey == "start"))
         var previous = trace.start
@@ -43,11 +43,7 @@ struct SessionView {
             if let message = step.outcome.message {
                 details += HTML.text("p", [("class", "message")], message)
             }
-            if !step.events.isEmpty {
-                details += HTML.element("ul", [("class", "events")], step.events.map { event in
-                    HTML.element("li", [], "event " + HTML.text("b", [], event.name) + (event.detail.map { " " + HTML.text("code", [], CanonicalJSON.compact($0)) } ?? ""))
-                }.joined())
-            }
+            details += Self.events(step.events)
             details += changes(from: previous, to: step.view, previousScreen: previousScreen)
             let heading = HTML.text("span", [("class", "n")], "Step \(step.number)") + " "
                 + HTML.text("span", [], Self.describe(step.action, in: previousScreen + screen)) + " "
@@ -76,6 +72,14 @@ struct SessionView {
         }
         parts.append(payload)
         return parts.joined(separator: "\n")
+    }
+
+    /// The events of a step (or of the session's start, as C3-PRO's preparation errors), one a line.
+    private static func events(_ events: [TraceEvent]) -> String {
+        guard !events.isEmpty else { return "" }
+        return HTML.element("ul", [("class", "events")], events.map { event in
+            HTML.element("li", [], "event " + HTML.text("b", [], event.name) + (event.detail.map { " " + HTML.text("code", [], CanonicalJSON.compact($0)) } ?? ""))
+        }.joined())
     }
 
     private func step(key: String, heading: String, details: String, screen: String, extra: String, diverges: Bool) -> String {
