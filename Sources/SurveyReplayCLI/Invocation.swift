@@ -1,4 +1,5 @@
 import SurveyCore
+import SurveyHarness
 
 /// Everything a command runs with: its parsed arguments, the environment and the console.
 public struct Invocation: Sendable {
@@ -23,4 +24,16 @@ public enum ExitCode {
     public static let success: Int32 = 0
     public static let failure: Int32 = 1
     public static let badInput: Int32 = 2
+}
+
+extension Invocation {
+    /// Writes an output file a command was given: `-` is standard output; any other path is written as
+    /// `AtomicFile` writes (regular files replaced in one step, devices and pipes written in place).
+    public func write(_ text: String, toFile path: String) throws(InputError) {
+        if path == "-" {
+            console.out(text)
+        } else {
+            try AtomicFile.write(text, to: path)
+        }
+    }
 }

@@ -117,8 +117,8 @@ public enum FuzzTargets {
             let file = SourceFile(path: "input.json", bytes: input)
             do throws(InputError) {
                 let plan = survey.coveragePlan()
-                for (_, counts) in try CoverageFile.read(file) {
-                    _ = CoverageReport(plan: plan, layout: CoverageReport.layout(of: plan), counts: try CoverageFile.counts(counts, plan: plan))
+                for entry in try CoverageFile.read(file) {
+                    _ = CoverageReport(plan: plan, layout: CoverageReport.layout(of: plan), counts: try CoverageFile.counts(entry, plan: plan))
                 }
                 return nil
             } catch {

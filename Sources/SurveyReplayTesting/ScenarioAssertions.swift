@@ -19,7 +19,12 @@ public enum ScenarioSuiteCheck {
     public static func failures(
         in scenarios: String, snapshots: String, record: RecordMode?, environment: [String: String]
     ) -> [String] {
-        let mode = RecordMode.resolve(flag: record, environment: environment).mode
+        let mode: RecordMode
+        do {
+            mode = try RecordMode.resolve(flag: record, environment: environment).mode
+        } catch {
+            return [error.message]
+        }
         let runner = SuiteRunner(layout: SnapshotLayout(scenariosRoot: scenarios, snapshotsRoot: snapshots), mode: mode)
         let result = runner.run(paths: [])
         var messages = result.problems.map(\.description)

@@ -127,7 +127,7 @@ struct CoverageOutputTests {
         let text = CanonicalJSON.pretty(CoverageFile.json([("smoking.json", recorder)]))
         let entries = try CoverageFile.read(SourceFile(path: "c.json", text: text))
         #expect(entries.map(\.path) == ["smoking.json"])
-        let counts = try CoverageFile.counts(entries[0].counts, plan: recorder.plan)
+        let counts = try CoverageFile.counts(entries[0], plan: recorder.plan)
         #expect(counts == recorder.counts)
         let merged = CoverageRecorder(plan: recorder.plan)
         merged.merge(counts)
@@ -143,9 +143,9 @@ struct CoverageOutputTests {
         let entries = try CoverageFile.read(SourceFile(path: "c.json", text: text))
         let smaller = CoveragePlan(file: "other.json")
         #expect {
-            _ = try CoverageFile.counts(entries[0].counts, plan: smaller)
+            _ = try CoverageFile.counts(entries[0], plan: smaller)
         } throws: { error in
-            "\(error)".contains("c.json:") && "\(error)".contains("do not fit the survey as it is now")
+            "\(error)".contains("c.json:") && "\(error)".contains("has changed since these counts were recorded")
         }
     }
 

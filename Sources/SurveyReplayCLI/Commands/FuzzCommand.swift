@@ -73,7 +73,7 @@ enum FuzzCommand {
         let console = invocation.console
         let result: Fuzzer.Result
         if let replay {
-            result = Fuzzer.Result(walks: 1, findings: fuzzer.replay(replay))
+            result = fuzzer.replay(replay)
         } else {
             let progress: ((Int, Int) -> Void)? = console.isTerminal ? { done, total in
                 if done % 50 == 0 || done == total { console.error("\r\u{1B}[K[walk \(done)/\(total)]") }
@@ -96,7 +96,7 @@ enum FuzzCommand {
             console.out(report.text(color: invocation.usesColor))
         }
         if let junit = arguments.value("--junit") {
-            try AtomicFile.write(report.junit.xml, to: junit)
+            try invocation.write(report.junit.xml, toFile: junit)
         }
         return report.failed ? ExitCode.failure : ExitCode.success
     }

@@ -15,15 +15,20 @@ enum LintCommand {
             behaviour worth knowing where this survey meets it), file:line:col, the JSON pointer, a message and
             a hint. Rules are listed in docs/surveynative.md.
 
-            Exit codes: 0 no errors (warnings and notes allowed); 1 an error was found; 2 bad usage or an
-            unreadable file.
+            Exit codes: 0 no errors (warnings and notes allowed); 1 an error was found; 2 bad usage, or a file
+            that cannot be read or is malformed (not JSON, or JSON of no survey format).
             """,
         run: run)
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         var all: [Diagnostic] = []
+        var malformed = false
         for path in invocation.arguments.operands {
-            all += FormatRegistry.standard.lint(try InputFiles.read(path)).findings
+            let (format, findings) = FormatRegistry.standard.lint(try InputFiles.read(path))
+            // No format recognized it: not JSON, or JSON of no survey format. That is a malformed file
+            // (exit 2, as on every command), not a finding about a survey.
+            if format == nil { malformed = true }
+            all += findings
         }
         let console = invocation.console
         if invocation.arguments.flag("--json") {
@@ -51,6 +56,7 @@ enum LintCommand {
             }
             console.out("\(count(.error, "error")), \(count(.warning, "warning")), \(count(.note, "note"))\n")
         }
+        if malformed { return ExitCode.badInput }
         return all.contains { $0.severity == .error } ? ExitCode.failure : ExitCode.success
     }
 }

@@ -39,7 +39,12 @@ enum TestCommand {
     static func run(_ invocation: Invocation) throws -> Int32 {
         let arguments = invocation.arguments
         let console = invocation.console
-        let (mode, note) = RecordMode.resolve(flag: arguments.value("--record").flatMap(RecordMode.init(rawValue:)), environment: invocation.environment)
+        let (mode, note): (RecordMode, String?)
+        do {
+            (mode, note) = try RecordMode.resolve(flag: arguments.value("--record").flatMap(RecordMode.init(rawValue:)), environment: invocation.environment)
+        } catch {
+            throw UsageError(message: error.message, command: "test")
+        }
         if let note { console.error("note: \(note)\n") }
         var jobs = ProcessInfo.processInfo.activeProcessorCount
         if let text = arguments.value("--jobs") {
@@ -61,6 +66,12 @@ enum TestCommand {
         }
         let result = runner.run(paths: arguments.operands, progress: progress)
         if showProgress { console.error("\r\u{1B}[K") }
+        if let filter = runner.filter, result.reports.isEmpty, result.problems.isEmpty {
+            let names = result.filteredOut
+            let hint = Spelling.nearest(to: filter, in: names).map { "; did you mean '\($0)'?" }
+                ?? names.first.map { "; expected part of a name such as '\($0)'" } ?? "; there are no scenarios there"
+            throw UsageError(message: "--filter '\(filter)' matches none of the \(names.count) scenario\(names.count == 1 ? "" : "s")\(hint)", command: "test")
+        }
 
         let style = Style(color: invocation.usesColor)
         for problem in result.problems { console.error(problem.description + "\n") }
@@ -74,7 +85,7 @@ enum TestCommand {
         console.out(summary(result, failOnObsolete: failOnObsolete) + "\n")
 
         if let junit = arguments.value("--junit") {
-            try AtomicFile.write(JUnitReport.xml(result, failOnObsolete: failOnObsolete), to: junit)
+            try invocation.write(JUnitReport.xml(result, failOnObsolete: failOnObsolete), toFile: junit)
         }
         if result.hasInvalidInput { return ExitCode.badInput }
         if result.failedCount > 0 || (failOnObsolete && !result.obsolete.isEmpty) { return ExitCode.failure }
@@ -98,7 +109,8 @@ enum TestCommand {
         case nil: text = ""
         }
         if !report.expectationFailures.isEmpty, report.golden.map({ !isFailure($0) }) ?? true {
-            text += text.isEmpty ? ": an expectation failed" : "; an expectation failed"
+            let kinds = Set(report.expectationFailures.map { $0.message.hasPrefix("check ") ? "a check" : "an expectation" }).sorted()
+            text += (text.isEmpty ? ": " : "; ") + kinds.joined(separator: " and ") + " failed"
         }
         text = "\(report.passed ? pass : fail)\(report.passed ? "      " : "    ")\(name)\(text)\n"
         if case .mismatched(_, let golden, let pendingWritten)? = report.golden {
