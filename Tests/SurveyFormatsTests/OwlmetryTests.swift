@@ -1,5 +1,6 @@
 import Foundation
 import SurveyCore
+import SurveyReplayTestSupport
 import Testing
 
 @testable import SurveyFormats
@@ -59,7 +60,7 @@ struct OwlmetryTests {
         #expect(loadErrors(text: many).map(\.pointer) == ["/questions/0/options"])
     }
 
-    @Test("the validator's messages, and empty values counted as unanswered")
+    @Test("the validator's messages, and empty values counted as unanswered", .requires(.corpus))
     func validatorMessages() throws {
         let survey = try #require(try loadCorpus("owlmetry", "owlmetry_shared_test_all_types_schema.json") as? OwlmetrySurvey)
         let validator = survey.validator

@@ -1,5 +1,6 @@
 import Foundation
 import SurveyCore
+import SurveyReplayTestSupport
 import Testing
 
 #if canImport(FoundationXML)
@@ -18,12 +19,10 @@ private func coveredFixture() throws -> CoverageRecorder {
     return recorder
 }
 
-/// Runs a program found on PATH; records an issue when it is not installed (`.ci/run` installs it).
+/// Runs a program found on PATH (the tests that do declare `.requires(.tool(…))`).
 private func runTool(_ name: String, _ arguments: [String], in folder: String) throws -> (status: Int32, output: String)? {
-    let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/\(name)" }
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
-    guard let path else {
-        Issue.record("\(name) is not installed: .ci/run installs it from Debian's packages (apt-get install lcov graphviz)")
+    guard let path = Requirement.executable(named: name) else {
+        Issue.record("\(name) is not installed")
         return nil
     }
     let process = Process()
@@ -65,7 +64,7 @@ struct CoverageOutputTests {
         }
     }
 
-    @Test("genhtml renders the survey file itself from the LCOV tracefile")
+    @Test("genhtml renders the survey file itself from the LCOV tracefile", .requires(.tool("genhtml", debianPackage: "lcov")))
     func genhtmlAcceptsTheTracefile() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -87,7 +86,7 @@ struct CoverageOutputTests {
         #expect(html.components(separatedBy: #"class="branchNoCov""#).count - 1 == 4)
     }
 
-    @Test("dot renders the skip-logic picture")
+    @Test("dot renders the skip-logic picture", .requires(.tool("dot", debianPackage: "graphviz")))
     func dotAcceptsTheGraph() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -7,6 +7,7 @@ import Foundation
 public enum RegularFile {
     public static func read(_ path: String, limit: Int = InputLimits.standard.fileSize) throws(InputError) -> SourceFile {
         func refuse(_ message: String) -> InputError { InputError(Diagnostic(file: path, position: nil, message: message)) }
+        if let problem = problem(with: path) { throw refuse(problem) }
         var info = stat()
         guard stat(path, &info) == 0 else { throw refuse(unreachable(errno)) }
         if let kind = kind(of: info.st_mode) { throw refuse(kind) }
@@ -34,6 +35,14 @@ public enum RegularFile {
             throw refuse("is larger than \(size); expected a file of at most \(size) (the harness's limit on input files)")
         }
         return SourceFile(path: path, bytes: bytes)
+    }
+
+    /// What makes a path unusable before the file system is asked: empty, or with a NUL byte (the system
+    /// would read it as the shorter path before the NUL, another file).
+    public static func problem(with path: String) -> String? {
+        if path.isEmpty { return "an empty path; expected a file's path" }
+        if path.utf8.contains(0) { return "a path with a NUL byte; expected a path without one" }
+        return nil
     }
 
     /// Why a file that is not a regular file is refused, or nil for a regular file.

@@ -17,10 +17,11 @@ public enum AtomicFile {
 
     public static func write(_ bytes: [UInt8], to path: String) throws(InputError) {
         func refuse(_ message: String) -> InputError { InputError(Diagnostic(file: path, position: nil, message: message)) }
+        if let problem = RegularFile.problem(with: path) { throw refuse(problem) }
         let name = InputFiles.name(of: path)
         guard !name.isEmpty, name != ".", name != ".." else { throw refuse("does not name a file; expected a file name at the end of the path") }
         if let number = descriptor(named: path) {
-            if let failure = writeAll(bytes, to: number) { throw refuse("cannot write: \(String(cString: strerror(failure)))") }
+            if let failure = writeAll(bytes, to: number) { throw refuse("cannot write (\(String(cString: strerror(failure)))); expected an output that takes bytes") }
             return
         }
         var info = stat()
@@ -48,12 +49,12 @@ public enum AtomicFile {
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
-                throw InputError(Diagnostic(file: folder, position: nil, message: "cannot create this folder: \(error.localizedDescription)"))
+                throw refuse("cannot create its folder \(folder) (\(error.localizedDescription)); expected a folder that can hold the file")
             }
         }
-        let temporary = (folder == "." ? "" : folder + "/") + ".\(InputFiles.name(of: target)).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let temporary = (folder == "." ? "" : folder + "/") + ".\(shortened(InputFiles.name(of: target))).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw refuse("cannot write here: \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw refuse("cannot write here (\(String(cString: strerror(errno)))); expected a writable folder and a name the file system takes") }
         let stop = StopPoint(name: name)
         var failure = writeAll(Array(bytes.prefix(stop?.bytes ?? bytes.count)), to: descriptor)
         if let stop, stop.bytes <= bytes.count {
@@ -65,9 +66,20 @@ public enum AtomicFile {
         if failure == nil, rename(temporary, target) != 0 { failure = errno }
         if let failure {
             unlink(temporary)
-            throw refuse("cannot write: \(String(cString: strerror(failure)))")
+            throw refuse("cannot write (\(String(cString: strerror(failure)))); expected a writable file")
         }
         if let stop, stop.bytes > bytes.count { stop.reach() }
+    }
+
+    /// A name cut to at most 200 bytes (whole characters), so that the temporary file's name, which adds to
+    /// it, stays within the 255 bytes a file system allows when the target's own name is long.
+    private static func shortened(_ name: String) -> String {
+        var kept = ""
+        for character in name {
+            guard kept.utf8.count + character.utf8.count <= 200 else { break }
+            kept.append(character)
+        }
+        return kept
     }
 
     /// Writes every byte to an open descriptor; the `errno` of a failure, or nil.
@@ -92,13 +104,13 @@ public enum AtomicFile {
         guard descriptor >= 0 else {
             let message = errno == ENXIO
                 ? "is a named pipe (FIFO) that no process reads; expected a reader on it, or a file"
-                : "cannot write: \(String(cString: strerror(errno)))"
+                : "cannot write (\(String(cString: strerror(errno)))); expected a writable file"
             throw InputError(Diagnostic(file: path, position: nil, message: message))
         }
         defer { close(descriptor) }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         if let failure = writeAll(bytes, to: descriptor) {
-            throw InputError(Diagnostic(file: path, position: nil, message: "cannot write: \(String(cString: strerror(failure)))"))
+            throw InputError(Diagnostic(file: path, position: nil, message: "cannot write (\(String(cString: strerror(failure)))); expected a writable file"))
         }
     }
 
@@ -126,12 +138,20 @@ public enum AtomicFile {
         return nil
     }
 
-    /// The real path of the regular file a symbolic link ends at, or nil when `path` is not a link.
+    /// Where a symbolic link ends (following a chain of them), or nil when `path` is not a link. A link to
+    /// nothing yet ends at the path it names, which the write creates, as a shell's `>` does.
     private static func linkTarget(of path: String) -> String? {
-        var info = stat()
-        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        var current = path
+        for _ in 0..<40 {
+            var info = stat()
+            guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return current == path ? nil : current }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let length = readlink(current, &buffer, buffer.count - 1)
+            guard length > 0 else { return nil }
+            let text = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = text.hasPrefix("/") ? text : InputFiles.folder(of: current) + "/" + text
+        }
+        return nil
     }
 
     /// Removes, under `folder`, the temporary files of writes that never finished: those whose process is

@@ -13,7 +13,7 @@ enum FuzzCommand {
             .value("--walks", "N", help: "Number of walks (default 100)."),
             .value("--seed", "S", help: "Seed of the walks (default 1); the same seed gives the same walks everywhere."),
             .value("--max-steps", "K", help: "Steps per walk at most (default 100)."),
-            .value("--properties", "FILE", help: "The author's properties to check after every step (see the README)."),
+            .value("--properties", "FILE", help: "The author's properties to check after every step (see the README).", completion: .file(extensions: ["properties"])),
             .value("--save-failures", "DIR", help: "Write each finding's shrunk scenario into DIR."),
             .value("--shard", "I/N", help: "Run only shard I of N (1-based): the shards together run exactly the whole run."),
             .value("--replay", "TOKEN", help: "Rerun only the walk a token names (printed with each finding)."),

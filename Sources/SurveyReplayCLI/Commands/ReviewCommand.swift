@@ -7,7 +7,7 @@ enum ReviewCommand {
     static let spec = CommandSpec(
         name: "review",
         summary: "Show, accept or reject pending golden updates (.snap.new files).",
-        operands: [.init("PATH", help: "Pending files or folders (default: the snapshots folder).", optional: true, repeated: true)],
+        operands: [.init("PATH", help: "Pending files or folders (default: the snapshots folder).", optional: true, repeated: true, completion: .file(extensions: ["new"]))],
         options: [
             .flag("--accept", help: "Replace each golden with its pending file."),
             .flag("--reject", help: "Delete each pending file, keeping the golden."),

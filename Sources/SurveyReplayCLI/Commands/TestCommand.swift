@@ -8,11 +8,11 @@ enum TestCommand {
     static let spec = CommandSpec(
         name: "test",
         summary: "Replay every scenario and compare it with its golden snapshot (the default command).",
-        operands: [.init("PATH", help: "Scenario files or folders (default: the scenarios folder).", optional: true, repeated: true)],
+        operands: [.init("PATH", help: "Scenario files or folders (default: the scenarios folder).", optional: true, repeated: true, completion: .file(extensions: ["scenario"]))],
         options: [
             .value("--record", "MODE", help: "When to write goldens; default missing, or never when CI is set.", choices: RecordMode.allCases.map(\.rawValue)),
             .value("--jobs", "N", help: "Scenarios to run at once (default: the number of CPUs); output order is fixed."),
-            .value("--filter", "TEXT", help: "Only scenarios whose name (folder/name) contains TEXT."),
+            .value("--filter", "TEXT", help: "Only scenarios whose name (folder/name) contains TEXT; none is an error."),
             .value("--junit", "FILE", help: "Also write a JUnit XML report to FILE."),
             .flag("--fail-on-obsolete", help: "Fail when a golden has no scenario (the default when CI is set)."),
             .flag("--allow-obsolete", help: "Only warn about goldens without a scenario, even on CI."),
@@ -30,9 +30,15 @@ enum TestCommand {
               never    write nothing; a missing or different golden fails
             Settle pending .snap.new files with 'survey-replay review --accept' or '--reject'.
 
-            Exit codes: 0 every scenario held; 1 a golden differs or is missing, an expectation failed, or
-            (with --fail-on-obsolete) a golden has no scenario; 2 a file is missing or malformed, or a scenario
-            is stale (no longer fits its survey).
+            Golden files are read whatever their line endings (a checkout with CRLF still matches) and written
+            with LF. A golden left with git conflict markers is an error naming them; only --record all
+            replaces it.
+
+            Exit codes: 0 every scenario held; 1 a golden differs or is missing, an expectation or a check
+            failed, or (with --fail-on-obsolete) a golden has no scenario; 2 bad usage (a --filter that matches
+            no scenario, an unknown record mode in --record or SURVEY_REPLAY_RECORD), a file that is missing or
+            malformed (a golden with conflict markers too), or a scenario that is stale (no longer fits its
+            survey).
             """,
         run: run)
 

@@ -1,0 +1,151 @@
+# fish completion for survey-replay, made by 'survey-replay completion fish' from its command declarations.
+# Install it as ~/.config/fish/completions/survey-replay.fish, or load it with: survey-replay completion fish | source
+
+function __survey_replay_command --description 'The command being completed: the one named, else test'
+    set -l words (commandline -opc)
+    if set -q words[2]; and contains -- $words[2] test replay review record import fuzz compare coverage generate lint bench fuzz-parsers completion help
+        echo $words[2]
+    else
+        echo test
+    end
+end
+
+function __survey_replay_at_start --description 'Whether no word follows the program name yet'
+    test (count (commandline -opc)) -eq 1
+end
+
+complete -c survey-replay -f
+complete -c survey-replay -n __survey_replay_at_start -a test -d 'Replay every scenario and compare it with its golden snapshot (the default command).'
+complete -c survey-replay -n __survey_replay_at_start -a replay -d 'Replay one scenario and print its trace.'
+complete -c survey-replay -n __survey_replay_at_start -a review -d 'Show, accept or reject pending golden updates (.snap.new files).'
+complete -c survey-replay -n __survey_replay_at_start -a record -d 'Answer a survey interactively, one question at a time, and save the session as a scenario.'
+complete -c survey-replay -n __survey_replay_at_start -a import -d 'Turn a submitted payload into a scenario that reproduces it.'
+complete -c survey-replay -n __survey_replay_at_start -a fuzz -d 'Walk a survey at random, check properties after every step, and shrink what fails.'
+complete -c survey-replay -n __survey_replay_at_start -a compare -d 'Walk two versions of a survey (or one under two profiles) the same way and report the shortest paths that differ.'
+complete -c survey-replay -n __survey_replay_at_start -a coverage -d 'Measure which branches of the skip logic scenarios and walks take; merge saved runs.'
+complete -c survey-replay -n __survey_replay_at_start -a generate -d 'Write the few scenarios that together take every branch of a survey\'s logic that can be reached.'
+complete -c survey-replay -n __survey_replay_at_start -a lint -d 'Find what will break at run time in survey files, without running them.'
+complete -c survey-replay -n __survey_replay_at_start -a bench -d 'Measure load time, replay and walk speed, scaling with survey size, memory and suite time.'
+complete -c survey-replay -n __survey_replay_at_start -a fuzz-parsers -d 'Feed every parser mutated files; catch crashes, hangs and unlocated errors.'
+complete -c survey-replay -n __survey_replay_at_start -a completion -d 'Print the shell completion script for bash, zsh or fish.'
+complete -c survey-replay -n __survey_replay_at_start -a help -d 'Show the options of a command.'
+complete -c survey-replay -n __survey_replay_at_start -l version -d 'Print the version.'
+complete -c survey-replay -n 'test (__survey_replay_command) = help' -a 'test replay review record import fuzz compare coverage generate lint bench fuzz-parsers completion'
+
+complete -c survey-replay -n 'test (__survey_replay_command) = test' -l record -x -a 'missing all failed never' -d 'When to write goldens; default missing, or never when CI is set.'
+complete -c survey-replay -n 'test (__survey_replay_command) = test' -l jobs -x -d 'Scenarios to run at once (default: the number of CPUs); output order is fixed.'
+complete -c survey-replay -n 'test (__survey_replay_command) = test' -l filter -x -d 'Only scenarios whose name (folder/name) contains TEXT; none is an error.'
+complete -c survey-replay -n 'test (__survey_replay_command) = test' -l junit -r -F -d 'Also write a JUnit XML report to FILE.'
+complete -c survey-replay -n 'test (__survey_replay_command) = test' -l fail-on-obsolete -d 'Fail when a golden has no scenario (the default when CI is set).'
+complete -c survey-replay -n 'test (__survey_replay_command) = test' -l allow-obsolete -d 'Only warn about goldens without a scenario, even on CI.'
+complete -c survey-replay -n 'test (__survey_replay_command) = test' -l scenarios -x -a '(__fish_complete_directories)' -d 'The scenarios folder (default: Scenarios).'
+complete -c survey-replay -n 'test (__survey_replay_command) = test' -l snapshots -x -a '(__fish_complete_directories)' -d 'The goldens folder that mirrors it (default: Snapshots).'
+complete -c survey-replay -n 'test (__survey_replay_command) = test' -s h -l help -d 'Show this help.'
+complete -c survey-replay -n 'not __survey_replay_at_start; and test (__survey_replay_command) = test' -a '(__fish_complete_suffix .scenario)'
+
+complete -c survey-replay -n 'test (__survey_replay_command) = replay' -l json -d 'Print the trace as one JSON object (the stable machine contract).'
+complete -c survey-replay -n 'test (__survey_replay_command) = replay' -s h -l help -d 'Show this help.'
+complete -c survey-replay -n 'not __survey_replay_at_start; and test (__survey_replay_command) = replay' -a '(__fish_complete_suffix .scenario)'
+
+complete -c survey-replay -n 'test (__survey_replay_command) = review' -l accept -d 'Replace each golden with its pending file.'
+complete -c survey-replay -n 'test (__survey_replay_command) = review' -l reject -d 'Delete each pending file, keeping the golden.'
+complete -c survey-replay -n 'test (__survey_replay_command) = review' -l snapshots -x -a '(__fish_complete_directories)' -d 'The goldens folder (default: Snapshots).'
+complete -c survey-replay -n 'test (__survey_replay_command) = review' -s h -l help -d 'Show this help.'
+complete -c survey-replay -n 'not __survey_replay_at_start; and test (__survey_replay_command) = review' -a '(__fish_complete_suffix .new)'
+
+complete -c survey-replay -n 'test (__survey_replay_command) = record' -s o -r -F -d 'Write the scenario to FILE (default: standard output).'
+complete -c survey-replay -n 'test (__survey_replay_command) = record' -l today -x -d 'The scenario\'s clock as yyyy-MM-dd (default: today\'s date, UTC).'
+complete -c survey-replay -n 'test (__survey_replay_command) = record' -l profile -x -d 'The engine profile to simulate, for formats with several (e.g. c3pro).'
+complete -c survey-replay -n 'test (__survey_replay_command) = record' -l option -x -d 'Choose between disagreeing engines\' readings of a rule; several as A=x,B=y.'
+complete -c survey-replay -n 'test (__survey_replay_command) = record' -s h -l help -d 'Show this help.'
+complete -c survey-replay -n 'not __survey_replay_at_start; and test (__survey_replay_command) = record' -a '(__fish_complete_suffix .json)'
+
+complete -c survey-replay -n 'test (__survey_replay_command) = import' -l survey -x -a '(__fish_complete_suffix .json)' -d 'The survey file the payload was submitted from (required).'
+complete -c survey-replay -n 'test (__survey_replay_command) = import' -s o -r -F -d 'Write the scenario to FILE (default: standard output).'
+complete -c survey-replay -n 'test (__survey_replay_command) = import' -l today -x -d 'The scenario\'s clock as yyyy-MM-dd (default: today\'s date, UTC).'
+complete -c survey-replay -n 'test (__survey_replay_command) = import' -l profile -x -d 'The engine profile to simulate, for formats with several (e.g. c3pro).'
+complete -c survey-replay -n 'test (__survey_replay_command) = import' -l option -x -d 'Choose between disagreeing engines\' readings of a rule; several as A=x,B=y.'
+complete -c survey-replay -n 'test (__survey_replay_command) = import' -s h -l help -d 'Show this help.'
+complete -c survey-replay -n 'not __survey_replay_at_start; and test (__survey_replay_command) = import' -a '(__fish_complete_suffix .json)'
+
+complete -c survey-replay -n 'test (__survey_replay_command) = fuzz' -l walks -x -d 'Number of walks (default 100).'
+complete -c survey-replay -n 'test (__survey_replay_command) = fuzz' -l seed -x -d 'Seed of the walks (default 1); the same seed gives the same walks everywhere.'
+complete -c survey-replay -n 'test (__survey_replay_command) = fuzz' -l max-steps -x -d 'Steps per walk at most (default 100).'
+complete -c survey-replay -n 'test (__survey_replay_command) = fuzz' -l properties -x -a '(__fish_complete_suffix .properties)' -d 'The author\'s properties to check after every step (see the README).'
+complete -c survey-replay -n 'test (__survey_replay_command) = fuzz' -l save-failures -x -a '(__fish_complete_directories)' -d 'Write each finding\'s shrunk scenario into DIR.'
+complete -c survey-replay -n 'test (__survey_replay_command) = fuzz' -l shard -x -d 'Run only shard I of N (1-based): the shards together run exactly the whole run.'
+complete -c survey-replay -n 'test (__survey_replay_command) = fuzz' -l replay -x -d 'Rerun only the walk a token names (printed with each finding).'
+complete -c survey-replay -n 'test (__survey_replay_command) = fuzz' -l today -x -d 'The clock as yyyy-MM-dd (default 2026-01-01).'
+complete -c survey-replay -n 'test (__survey_replay_command) = fuzz' -l strict -d 'Fail on survey hazards too, not only on engine errors and properties.'
+complete -c survey-replay -n 'test (__survey_replay_command) = fuzz' -l json -d 'Print the summary and findings as JSON.'
+complete -c survey-replay -n 'test (__survey_replay_command) = fuzz' -l junit -r -F -d 'Also write a JUnit XML report to FILE.'
+complete -c survey-replay -n 'test (__survey_replay_command) = fuzz' -l profile -x -d 'The engine profile to simulate, for formats with several (e.g. c3pro).'
+complete -c survey-replay -n 'test (__survey_replay_command) = fuzz' -l option -x -d 'Choose between disagreeing engines\' readings of a rule; several as A=x,B=y.'
+complete -c survey-replay -n 'test (__survey_replay_command) = fuzz' -s h -l help -d 'Show this help.'
+complete -c survey-replay -n 'not __survey_replay_at_start; and test (__survey_replay_command) = fuzz' -a '(__fish_complete_suffix .json)'
+
+complete -c survey-replay -n 'test (__survey_replay_command) = compare' -l profiles -x -d 'Compare engine profiles: OLD under A against NEW (or OLD again) under B, e.g. r4,c3pro.'
+complete -c survey-replay -n 'test (__survey_replay_command) = compare' -l walks -x -d 'Walks chosen on each version (default 200).'
+complete -c survey-replay -n 'test (__survey_replay_command) = compare' -l seed -x -d 'Seed of the walks (default 1).'
+complete -c survey-replay -n 'test (__survey_replay_command) = compare' -l max-steps -x -d 'Steps per walk at most (default 100).'
+complete -c survey-replay -n 'test (__survey_replay_command) = compare' -l today -x -d 'The clock as yyyy-MM-dd (default 2026-01-01).'
+complete -c survey-replay -n 'test (__survey_replay_command) = compare' -l save -x -a '(__fish_complete_directories)' -d 'Write each difference\'s path into DIR as a scenario of the version it replays on (the new one when both).'
+complete -c survey-replay -n 'test (__survey_replay_command) = compare' -l json -d 'Print the differences as JSON.'
+complete -c survey-replay -n 'test (__survey_replay_command) = compare' -l profile -x -d 'The engine profile to simulate, for formats with several (e.g. c3pro).'
+complete -c survey-replay -n 'test (__survey_replay_command) = compare' -l option -x -d 'Choose between disagreeing engines\' readings of a rule; several as A=x,B=y.'
+complete -c survey-replay -n 'test (__survey_replay_command) = compare' -s h -l help -d 'Show this help.'
+complete -c survey-replay -n 'not __survey_replay_at_start; and test (__survey_replay_command) = compare' -a '(__fish_complete_suffix .json)'
+
+complete -c survey-replay -n 'test (__survey_replay_command) = coverage' -l walks -x -d 'Add N random walks on every survey (default 0).'
+complete -c survey-replay -n 'test (__survey_replay_command) = coverage' -l seed -x -d 'Seed of the walks (default 1).'
+complete -c survey-replay -n 'test (__survey_replay_command) = coverage' -l max-steps -x -d 'Steps per walk at most (default 100).'
+complete -c survey-replay -n 'test (__survey_replay_command) = coverage' -l today -x -d 'The walks\' clock as yyyy-MM-dd (default 2026-01-01).'
+complete -c survey-replay -n 'test (__survey_replay_command) = coverage' -l json -r -F -d 'Write the coverage as JSON (what \'coverage merge\' reads).'
+complete -c survey-replay -n 'test (__survey_replay_command) = coverage' -l lcov -r -F -d 'Write an LCOV tracefile of the survey files (genhtml renders them).'
+complete -c survey-replay -n 'test (__survey_replay_command) = coverage' -l cobertura -r -F -d 'Write Cobertura XML.'
+complete -c survey-replay -n 'test (__survey_replay_command) = coverage' -l dot -r -F -d 'Write a Graphviz picture of the skip logic, coloured by coverage.'
+complete -c survey-replay -n 'test (__survey_replay_command) = coverage' -l min -x -d 'Fail (exit 1) when branch coverage of any survey is below PERCENT.'
+complete -c survey-replay -n 'test (__survey_replay_command) = coverage' -l profile -x -d 'The engine profile to simulate, for formats with several (e.g. c3pro).'
+complete -c survey-replay -n 'test (__survey_replay_command) = coverage' -l option -x -d 'Choose between disagreeing engines\' readings of a rule; several as A=x,B=y.'
+complete -c survey-replay -n 'test (__survey_replay_command) = coverage' -s h -l help -d 'Show this help.'
+complete -c survey-replay -n 'not __survey_replay_at_start; and test (__survey_replay_command) = coverage' -F
+
+complete -c survey-replay -n 'test (__survey_replay_command) = generate' -s o -x -a '(__fish_complete_directories)' -d 'Write the scenarios into DIR (required; created if missing).'
+complete -c survey-replay -n 'test (__survey_replay_command) = generate' -l walks -x -d 'Search walks at most (default 20000).'
+complete -c survey-replay -n 'test (__survey_replay_command) = generate' -l patience -x -d 'Stop after N walks in a row that take no new branch (default 2000).'
+complete -c survey-replay -n 'test (__survey_replay_command) = generate' -l seed -x -d 'Seed of the search (default 1).'
+complete -c survey-replay -n 'test (__survey_replay_command) = generate' -l max-steps -x -d 'Steps per walk at most (default 100).'
+complete -c survey-replay -n 'test (__survey_replay_command) = generate' -l today -x -d 'The scenarios\' clock as yyyy-MM-dd (default 2026-01-01).'
+complete -c survey-replay -n 'test (__survey_replay_command) = generate' -l profile -x -d 'The engine profile to simulate, for formats with several (e.g. c3pro).'
+complete -c survey-replay -n 'test (__survey_replay_command) = generate' -l option -x -d 'Choose between disagreeing engines\' readings of a rule; several as A=x,B=y.'
+complete -c survey-replay -n 'test (__survey_replay_command) = generate' -s h -l help -d 'Show this help.'
+complete -c survey-replay -n 'not __survey_replay_at_start; and test (__survey_replay_command) = generate' -a '(__fish_complete_suffix .json)'
+
+complete -c survey-replay -n 'test (__survey_replay_command) = lint' -l json -d 'Print the findings as JSON: rule, severity, file, line, column, pointer, message, hint.'
+complete -c survey-replay -n 'test (__survey_replay_command) = lint' -s h -l help -d 'Show this help.'
+complete -c survey-replay -n 'not __survey_replay_at_start; and test (__survey_replay_command) = lint' -a '(__fish_complete_suffix .json)'
+
+complete -c survey-replay -n 'test (__survey_replay_command) = bench' -l json -d 'Print the figures as JSON (keys documented in the README).'
+complete -c survey-replay -n 'test (__survey_replay_command) = bench' -l runs -x -d 'Repetitions of each figure (default 5); min, median and max are reported.'
+complete -c survey-replay -n 'test (__survey_replay_command) = bench' -l quick -d 'Smaller workloads (for a smoke test, not for the figures).'
+complete -c survey-replay -n 'test (__survey_replay_command) = bench' -l survey -x -a '(__fish_complete_suffix .json)' -d 'The small survey for walk and replay speed (default Scenarios/checkin/checkin.json).'
+complete -c survey-replay -n 'test (__survey_replay_command) = bench' -l corpus -x -a '(__fish_complete_directories)' -d 'Survey files whose covering scenarios \'generate\' is measured on (default ../shared/corpus).'
+complete -c survey-replay -n 'test (__survey_replay_command) = bench' -l only -x -a 'memory walks replay sizes suite jobs generate' -d 'Measure one part only (to profile it).'
+complete -c survey-replay -n 'test (__survey_replay_command) = bench' -s h -l help -d 'Show this help.'
+
+complete -c survey-replay -n 'test (__survey_replay_command) = fuzz-parsers' -l list -d 'List the targets and their seed counts.'
+complete -c survey-replay -n 'test (__survey_replay_command) = fuzz-parsers' -l runs -x -d 'Inputs per target at most (default 2000).'
+complete -c survey-replay -n 'test (__survey_replay_command) = fuzz-parsers' -l seconds -x -d 'Time per target at most (default 30).'
+complete -c survey-replay -n 'test (__survey_replay_command) = fuzz-parsers' -l seed -x -d 'Seed of the mutations (default 1); with --run, the seed of that campaign.'
+complete -c survey-replay -n 'test (__survey_replay_command) = fuzz-parsers' -l corpus -x -a '(__fish_complete_directories)' -d 'Seed files besides Scenarios/ (default ../shared/corpus).'
+complete -c survey-replay -n 'test (__survey_replay_command) = fuzz-parsers' -l failures -x -a '(__fish_complete_directories)' -d 'Where failing inputs are saved (default .build/fuzz-failures).'
+complete -c survey-replay -n 'test (__survey_replay_command) = fuzz-parsers' -l run -x -d 'Run input N of the campaign in this process and report it.'
+complete -c survey-replay -n 'test (__survey_replay_command) = fuzz-parsers' -l input -r -F -d 'Run this file through the target in this process (a saved failure).'
+complete -c survey-replay -n 'test (__survey_replay_command) = fuzz-parsers' -l write-seeds -x -a '(__fish_complete_directories)' -d 'Write the target\'s seeds into DIR (a corpus for libFuzzer) and stop.'
+complete -c survey-replay -n 'test (__survey_replay_command) = fuzz-parsers' -l child -d 'Internal: run inputs from --from to --runs, reporting progress.'
+complete -c survey-replay -n 'test (__survey_replay_command) = fuzz-parsers' -l from -x -d 'Internal: the first input of a child.'
+complete -c survey-replay -n 'test (__survey_replay_command) = fuzz-parsers' -s h -l help -d 'Show this help.'
+complete -c survey-replay -n 'not __survey_replay_at_start; and test (__survey_replay_command) = fuzz-parsers' -a 'json surveynative fhir sage owlmetry scenario properties golden coverage payload output fifo'
+
+complete -c survey-replay -n 'test (__survey_replay_command) = completion' -s h -l help -d 'Show this help.'
+complete -c survey-replay -n 'not __survey_replay_at_start; and test (__survey_replay_command) = completion' -a 'bash zsh fish'
