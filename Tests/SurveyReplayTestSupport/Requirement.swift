@@ -47,11 +47,11 @@ struct MissingRequirement: Error, CustomStringConvertible {
 
 extension Trait where Self == ConditionTrait {
     /// Runs the test (or suite) only when `requirement` is met; otherwise it is reported as skipped, saying
-    /// what is missing, and under `CI` it fails instead.
-    public static func requires(_ requirement: Requirement) -> Self {
+    /// what is missing, and under `CI` (in `environment`) it fails instead.
+    public static func requires(_ requirement: Requirement, environment: [String: String] = ProcessInfo.processInfo.environment) -> Self {
         .enabled(Comment(rawValue: "skipped: \(requirement.missing)")) {
             if requirement.isMet { return true }
-            if RecordMode.isCI(ProcessInfo.processInfo.environment) { throw MissingRequirement(requirement: requirement) }
+            if RecordMode.isCI(environment) { throw MissingRequirement(requirement: requirement) }
             return false
         }
     }
