@@ -29,6 +29,14 @@ public enum ExitCode {
 extension Invocation {
     /// Writes an output file a command was given: `-` is standard output; any other path is written as
     /// `AtomicFile` writes (regular files replaced in one step, devices and pipes written in place).
+    /// Where a command's report for people goes: standard output, unless one of its file outputs is `-`;
+    /// then that output is standard output, and the report goes to standard error so it stays whole.
+    public func reportWriter(besides outputs: [String?]) -> @Sendable (String) -> Void {
+        let console = self.console
+        let toError = outputs.contains { $0 == "-" }
+        return { text in toError ? console.error(text) : console.out(text) }
+    }
+
     public func write(_ text: String, toFile path: String) throws(InputError) {
         if path == "-" {
             console.out(text)

@@ -113,6 +113,8 @@ struct HostileFilesTests {
         let coverage = runCLI(["coverage", folder.path + "/Scenarios", "--json", "-"])
         #expect(coverage.status == 0)
         #expect(coverage.out.contains("\"version\": \"\(CoverageFile.version)\""))
+        #expect((try? JSONParser.parse(SourceFile(path: "-", text: coverage.out))) != nil, "with --json -, standard output is the JSON alone: \(coverage.out)")
+        #expect(coverage.error.contains("branches:"), "and the table goes to standard error")
     }
 
     @Test("a device and a named pipe with a reader are written in place, never replaced; a pipe nobody reads, a folder and a socket are refused")

@@ -50,7 +50,8 @@ enum CoverageCommand {
         }
         if !problems.isEmpty { throw InputError(problems) }
         let console = invocation.console
-        for (path, recorder) in surveys { console.out(CoverageTable.text(path: path, recorder) + "\n") }
+        let out = invocation.reportWriter(besides: ["--json", "--lcov", "--cobertura", "--dot"].map(arguments.value))
+        for (path, recorder) in surveys { out(CoverageTable.text(path: path, recorder) + "\n") }
         if let file = arguments.value("--json") { try invocation.write(CanonicalJSON.pretty(CoverageFile.json(surveys)) + "\n", toFile: file) }
         if let file = arguments.value("--lcov") { try invocation.write(LCOVReport.text(surveys), toFile: file) }
         if let file = arguments.value("--cobertura") { try invocation.write(CoberturaReport.xml(surveys), toFile: file) }

@@ -90,10 +90,11 @@ enum FuzzCommand {
                 try AtomicFile.write(report.scenario(for: finding, writtenTo: path).text, to: path)
             }
         }
+        let out = invocation.reportWriter(besides: [arguments.value("--junit")])
         if arguments.flag("--json") {
-            console.out(CanonicalJSON.pretty(report.json) + "\n")
+            out(CanonicalJSON.pretty(report.json) + "\n")
         } else {
-            console.out(report.text(color: invocation.usesColor))
+            out(report.text(color: invocation.usesColor))
         }
         if let junit = arguments.value("--junit") {
             try invocation.write(report.junit.xml, toFile: junit)

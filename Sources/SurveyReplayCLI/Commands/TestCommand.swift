@@ -81,14 +81,15 @@ enum TestCommand {
 
         let style = Style(color: invocation.usesColor)
         for problem in result.problems { console.error(problem.description + "\n") }
-        for report in result.reports { console.out(describe(report, mode: mode, style: style)) }
+        let out = invocation.reportWriter(besides: [arguments.value("--junit")])
+        for report in result.reports { out(describe(report, mode: mode, style: style)) }
         for path in result.obsolete {
-            console.out("\(style.paint(failOnObsolete ? "FAIL" : "warn", failOnObsolete ? .red : .yellow))    obsolete snapshot \(path): no scenario for it\n")
+            out("\(style.paint(failOnObsolete ? "FAIL" : "warn", failOnObsolete ? .red : .yellow))    obsolete snapshot \(path): no scenario for it\n")
         }
         for path in result.removedTemporaries {
-            console.out("note    removed \(path): a temporary file left by an interrupted run\n")
+            out("note    removed \(path): a temporary file left by an interrupted run\n")
         }
-        console.out(summary(result, failOnObsolete: failOnObsolete) + "\n")
+        out(summary(result, failOnObsolete: failOnObsolete) + "\n")
 
         if let junit = arguments.value("--junit") {
             try invocation.write(JUnitReport.xml(result, failOnObsolete: failOnObsolete), toFile: junit)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The fish completions, written from the command declarations.
 enum FishCompletion {
     static func script(_ commands: [CommandSpec], defaultCommand: String) -> String {
@@ -33,7 +35,7 @@ enum FishCompletion {
             let named = "'test (__survey_replay_command) = \(command.name)'"
             for option in command.options {
                 let flag = option.name.hasPrefix("--") ? "-l \(option.name.dropFirst(2))" : "-s \(option.name.dropFirst())"
-                let value = option.valueName == nil ? "" : " " + valueArguments(option.completion)
+                let value = option.valueName == nil ? "" : " " + valueArguments(option.completion).trimmingCharacters(in: .whitespaces)
                 lines.append("complete -c \(tool) -n \(named) \(flag)\(value) -d \(quote(option.help))")
             }
             lines.append("complete -c \(tool) -n \(named) -s h -l help -d \(quote("Show this help."))")
@@ -50,16 +52,13 @@ enum FishCompletion {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// An option's value: required (`-r`), and only the candidates offered unless any file is (`-x` is
+    /// `-r -f`).
     private static func valueArguments(_ completion: Completion) -> String {
-        switch completion {
-        case .none: "-x"
-        case .file(let extensions) where extensions.isEmpty: "-r -F"
-        case .file(let extensions): "-x -a \(quote(suffixes(extensions)))"
-        case .folder: "-x -a '(__fish_complete_directories)'"
-        case .choices(let values): "-x -a \(quote(values.joined(separator: " ")))"
-        }
+        (completion == .file(extensions: []) ? "-r " : "-x ") + operandArguments(completion)
     }
 
+    /// What is offered: files (`-F`), files with these extensions first, folders, the choices, or nothing.
     private static func operandArguments(_ completion: Completion) -> String {
         switch completion {
         case .none: ""
