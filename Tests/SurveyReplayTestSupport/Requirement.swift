@@ -49,7 +49,7 @@ extension Trait where Self == ConditionTrait {
     /// Runs the test (or suite) only when `requirement` is met; otherwise it is reported as skipped, saying
     /// what is missing, and under `CI` (in `environment`) it fails instead.
     public static func requires(_ requirement: Requirement, environment: [String: String] = ProcessInfo.processInfo.environment) -> Self {
-        .enabled(Comment(rawValue: "skipped: \(requirement.missing)")) {
+        .enabled(Comment(rawValue: requirement.missing)) {
             if requirement.isMet { return true }
             if RecordMode.isCI(environment) { throw MissingRequirement(requirement: requirement) }
             return false
