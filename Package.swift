@@ -21,14 +21,19 @@ let package = Package(
         // otherwise the same as 'survey-replay fuzz-parsers'.
         .executableTarget(name: "survey-replay-fuzz", dependencies: ["SurveyReplayFuzzing", "SurveyReplayCLI"]),
         .target(name: "SurveyReplayTesting", dependencies: ["SurveyCore", "SurveyHarness"]),
+        // What tests need from outside the repository (the corpus beside it, programs such as dot): skipped
+        // with what is missing when absent, a failure under CI.
+        .target(name: "SurveyReplayTestSupport", dependencies: ["SurveyHarness"], path: "Tests/SurveyReplayTestSupport"),
         .testTarget(name: "SurveyCoreTests", dependencies: ["SurveyCore"]),
-        .testTarget(name: "SurveyFormatsTests", dependencies: ["SurveyCore", "SurveyFormats", "SurveyHarness"]),
-        .testTarget(name: "SurveyHarnessTests", dependencies: ["SurveyCore", "SurveyFormats", "SurveyHarness"]),
+        .testTarget(name: "SurveyFormatsTests", dependencies: ["SurveyCore", "SurveyFormats", "SurveyHarness", "SurveyReplayTestSupport"]),
+        .testTarget(name: "SurveyHarnessTests", dependencies: ["SurveyCore", "SurveyFormats", "SurveyHarness", "SurveyReplayTestSupport"]),
         .testTarget(
-            name: "SurveyReplayCLITests", dependencies: ["SurveyReplayCLI", "survey-replay", "SurveyCore", "SurveyFormats", "SurveyHarness"]),
+            name: "SurveyReplayCLITests",
+            dependencies: ["SurveyReplayCLI", "survey-replay", "SurveyCore", "SurveyFormats", "SurveyHarness", "SurveyReplayTestSupport"],
+            exclude: ["Goldens"]),
         .testTarget(name: "SurveyReplayTestingTests", dependencies: ["SurveyReplayTesting", "SurveyHarness"]),
         .testTarget(
-            name: "SurveyReplayFuzzingTests", dependencies: ["SurveyReplayFuzzing", "SurveyHarness", "SurveyFormats"],
+            name: "SurveyReplayFuzzingTests", dependencies: ["SurveyReplayFuzzing", "SurveyHarness", "SurveyFormats", "SurveyReplayTestSupport"],
             exclude: ["Regressions"]),
     ]
 )

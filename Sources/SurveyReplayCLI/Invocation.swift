@@ -1,4 +1,5 @@
 import SurveyCore
+import SurveyHarness
 
 /// Everything a command runs with: its parsed arguments, the environment and the console.
 public struct Invocation: Sendable {
@@ -23,4 +24,24 @@ public enum ExitCode {
     public static let success: Int32 = 0
     public static let failure: Int32 = 1
     public static let badInput: Int32 = 2
+}
+
+extension Invocation {
+    /// Writes an output file a command was given: `-` is standard output; any other path is written as
+    /// `AtomicFile` writes (regular files replaced in one step, devices and pipes written in place).
+    /// Where a command's report for people goes: standard output, unless one of its file outputs is `-`;
+    /// then that output is standard output, and the report goes to standard error so it stays whole.
+    public func reportWriter(besides outputs: [String?]) -> @Sendable (String) -> Void {
+        let console = self.console
+        let toError = outputs.contains { $0 == "-" }
+        return { text in toError ? console.error(text) : console.out(text) }
+    }
+
+    public func write(_ text: String, toFile path: String) throws(InputError) {
+        if path == "-" {
+            console.out(text)
+        } else {
+            try AtomicFile.write(text, to: path)
+        }
+    }
 }

@@ -1,31 +1,44 @@
 import SurveyCore
 
-/// The `survey-replay` command line: subcommands, help, and the mapping of errors to exit codes.
+/// The `survey-replay` command line: subcommands, help, and the mapping of errors to exit codes. Parsing,
+/// `--help`, `--version` and the shell completion scripts all derive from `commands`: a command is part of
+/// all of them by being listed here.
 public enum SurveyReplayCLI {
     public static let commands: [CommandSpec] = [
         TestCommand.spec, ReplayCommand.spec, ReviewCommand.spec, RecordCommand.spec, ImportCommand.spec, FuzzCommand.spec,
         CompareCommand.spec, CoverageCommand.spec, GenerateCommand.spec, LintCommand.spec, ReportCommand.spec, BenchCommand.spec, FuzzParsersCommand.spec,
+        CompletionCommand.spec,
     ]
     public static let defaultCommand = "test"
+    public static let version = "0.1.0"
 
     /// Runs one command line (without the program name) and returns its exit code.
     public static func run(_ arguments: [String], environment: [String: String], console: Console) -> Int32 {
         guard let first = arguments.first else {
             return run([defaultCommand], environment: environment, console: console)
         }
-        if ["-h", "--help", "help"].contains(first) {
-            if first == "help", arguments.count > 1, let command = commands.first(where: { $0.name == arguments[1] }) {
-                console.out(Help.text(for: command))
-            } else {
-                console.out(Help.overview(commands, defaultCommand: defaultCommand))
-            }
+        if first == "--version" {
+            console.out("\(Help.toolName) \(version)\n")
             return ExitCode.success
         }
-        guard let command = commands.first(where: { $0.name == first }) else {
-            let suggestion = Spelling.suggestion(for: first, in: commands.map(\.name))
-            console.error("error: unknown command '\(first)'\(suggestion)\nRun '\(Help.toolName) --help' for the list of commands.\n")
-            return ExitCode.badInput
+        if ["-h", "--help"].contains(first) {
+            console.out(Help.overview(commands, defaultCommand: defaultCommand))
+            return ExitCode.success
         }
+        if first == "help" {
+            guard arguments.count > 1 else {
+                console.out(Help.overview(commands, defaultCommand: defaultCommand))
+                return ExitCode.success
+            }
+            guard let command = commands.first(where: { $0.name == arguments[1] }) else { return unknownCommand(arguments[1], console: console) }
+            console.out(Help.text(for: command))
+            return ExitCode.success
+        }
+        // Options without a command are the default command's: `survey-replay --jobs 2` is `test --jobs 2`.
+        if first.hasPrefix("-"), first != "-" {
+            return run([defaultCommand] + arguments, environment: environment, console: console)
+        }
+        guard let command = commands.first(where: { $0.name == first }) else { return unknownCommand(first, console: console) }
         let rest = Array(arguments.dropFirst())
         if rest.contains("-h") || rest.contains("--help") {
             console.out(Help.text(for: command))
@@ -44,5 +57,11 @@ public enum SurveyReplayCLI {
             console.error("error: \(error)\n")
             return ExitCode.badInput
         }
+    }
+
+    private static func unknownCommand(_ name: String, console: Console) -> Int32 {
+        let suggestion = Spelling.suggestion(for: name, in: commands.map(\.name))
+        console.error("error: unknown command '\(name)'\(suggestion)\nRun '\(Help.toolName) --help' for the list of commands.\n")
+        return ExitCode.badInput
     }
 }

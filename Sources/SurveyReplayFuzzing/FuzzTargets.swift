@@ -4,13 +4,15 @@ import SurveyFormats
 import SurveyHarness
 
 /// Every parser of the project as a fuzz target: the JSON scanner, one target per survey format (load, lint
-/// and a few checked walks), scenario files, properties files, goldens, coverage files and payloads.
+/// and a few checked walks), scenario files, properties files, goldens, coverage files and payloads; and the
+/// files around them: writing to odd names and special files, reading what is not a regular file
+/// (FileFuzzTargets.swift).
 public enum FuzzTargets {
     /// The survey the file kinds that need one (properties, payloads, coverage files) are read against.
     static let companionSurveyPath = "Scenarios/checkin/checkin.json"
 
     public static func all(registry: FormatRegistry = .standard) -> [FuzzTarget] {
-        [json] + registry.formats.map { survey(format: $0.name, registry: registry) } + [scenario, properties, golden, coverage, payload]
+        [json] + registry.formats.map { survey(format: $0.name, registry: registry) } + [scenario, properties, golden, coverage, payload, output, fifo]
     }
 
     public static func named(_ name: String, registry: FormatRegistry = .standard) -> FuzzTarget? {
@@ -117,8 +119,8 @@ public enum FuzzTargets {
             let file = SourceFile(path: "input.json", bytes: input)
             do throws(InputError) {
                 let plan = survey.coveragePlan()
-                for (_, counts) in try CoverageFile.read(file) {
-                    _ = CoverageReport(plan: plan, layout: CoverageReport.layout(of: plan), counts: try CoverageFile.counts(counts, plan: plan))
+                for entry in try CoverageFile.read(file) {
+                    _ = CoverageReport(plan: plan, layout: CoverageReport.layout(of: plan), counts: try CoverageFile.counts(entry, plan: plan))
                 }
                 return nil
             } catch {

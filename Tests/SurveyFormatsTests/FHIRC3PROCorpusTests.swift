@@ -1,16 +1,15 @@
 import Foundation
 import SurveyCore
 import SurveyHarness
+import SurveyReplayTestSupport
 import Testing
 
 @testable import SurveyFormats
 
-/// The C3-PRO sample data (`shared/corpus/c3pro/`, beside the clone). CI has it; without it these tests fail
-/// (they are never skipped).
+/// The C3-PRO sample data (`shared/corpus/c3pro/`, beside the clone). Without it the tests that read it are
+/// reported as skipped, except under CI, where they fail.
 enum C3PROCorpus {
-    static let folder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("../shared/corpus/c3pro").standardized
+    static let folder = Corpus.url("c3pro")
 
     static let questionnaires = ["Questionnaire-choices.json", "Questionnaire-dates.json", "Questionnaire-enableWhen.json", "Questionnaire-text-and-values.json"]
     /// Each sample response and the Questionnaire it answers (SOURCE.md).
@@ -36,7 +35,7 @@ enum C3PROCorpus {
     }
 }
 
-@Suite("FHIR c3pro corpus: C3-PRO's sample questionnaires and responses")
+@Suite("FHIR c3pro corpus: C3-PRO's sample questionnaires and responses", .requires(.corpus))
 struct FHIRC3PROCorpusTests {
     @Test("the corpus holds the files this suite names")
     func corpusListing() throws {

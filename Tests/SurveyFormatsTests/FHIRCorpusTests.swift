@@ -1,16 +1,15 @@
 import Foundation
 import SurveyCore
 import SurveyHarness
+import SurveyReplayTestSupport
 import Testing
 
 @testable import SurveyFormats
 
-/// The FHIR corpus (`shared/corpus/fhir/`, beside the clone). CI has it; without it these tests fail (they are
-/// never skipped).
+/// The FHIR corpus (`shared/corpus/fhir/`, beside the clone). Without it the tests that read it are reported
+/// as skipped, except under CI, where they fail.
 enum FHIRCorpus {
-    static let folder = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("../shared/corpus/fhir").standardized
+    static let folder = Corpus.url("fhir")
 
     static let questionnaires = [
         "androidfhir-Questionnaire-OutpatientPriorAuthorizationRequest.json", "androidfhir-behavior_skip_logic.json",
@@ -34,7 +33,7 @@ enum FHIRCorpus {
     }
 }
 
-@Suite("FHIR corpus")
+@Suite("FHIR corpus", .requires(.corpus))
 struct FHIRCorpusTests {
     @Test("the corpus holds the files this suite names, and nothing else of the Questionnaire kind")
     func corpusListing() throws {

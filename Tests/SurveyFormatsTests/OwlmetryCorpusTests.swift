@@ -1,12 +1,13 @@
 import Foundation
 import SurveyCore
+import SurveyReplayTestSupport
 import Testing
 
 @testable import SurveyFormats
 
 /// Every file of `shared/corpus/owlmetry/`: the four schemas loaded and replayed through a whole
 /// lifecycle, and the wire examples of the server's ingest tests replayed against the server model.
-@Suite("Owlmetry corpus")
+@Suite("Owlmetry corpus", .requires(.corpus))
 struct OwlmetryCorpusTests {
     static let schemas = [
         "owlmetry_cli_minimal_schema.json", "owlmetry_docs_text_questions_schema.json", "owlmetry_server_ingest_test_schema.json",

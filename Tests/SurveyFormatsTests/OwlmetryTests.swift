@@ -1,5 +1,6 @@
 import Foundation
 import SurveyCore
+import SurveyReplayTestSupport
 import Testing
 
 @testable import SurveyFormats
@@ -109,7 +110,7 @@ struct OwlmetryTests {
     }
 
     /// `questionnaires.ts:301-305` (unknown keys first), `:308-376` (schema order, the messages).
-    @Test("the validator's messages word for word, unknown keys before anything, then schema order")
+    @Test("the validator's messages word for word, unknown keys before anything, then schema order", .requires(.corpus))
     func validatorMessages() throws {
         let survey = try #require(try loadCorpus("owlmetry", "owlmetry_shared_test_all_types_schema.json") as? OwlmetrySurvey)
         let validator = survey.validator
@@ -137,7 +138,7 @@ struct OwlmetryTests {
 
     /// Correction 16, `questionnaires.ts:324-332`: text is stored as sent, untrimmed; the limit counts
     /// UTF-16 code units of what was sent.
-    @Test("the server keeps text as sent, untrimmed, and counts its length in UTF-16 units")
+    @Test("the server keeps text as sent, untrimmed, and counts its length in UTF-16 units", .requires(.corpus))
     func textStoredAsSent() throws {
         let survey = try #require(try loadCorpus("owlmetry", "owlmetry_shared_test_all_types_schema.json") as? OwlmetrySurvey)
         #expect(try survey.validator.validate(["q_text": " hi "], allowPartial: true).get() == ["q_text": " hi "])

@@ -1,11 +1,12 @@
 import Foundation
 import SurveyCore
+import SurveyReplayTestSupport
 import Testing
 
 @testable import SurveyFormats
 
 /// Every file of `shared/corpus/sage/`, loaded, its generation detected, and replayed.
-@Suite("Sage corpus")
+@Suite("Sage corpus", .requires(.corpus))
 struct SageCorpusTests {
     static let files: [(name: String, generation: Sage.Generation)] = [
         ("assessmentmodel_sample_assessment.json", .assessment),

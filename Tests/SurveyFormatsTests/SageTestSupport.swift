@@ -1,5 +1,6 @@
 import Foundation
 import SurveyCore
+import SurveyReplayTestSupport
 import Testing
 
 @testable import SurveyFormats
@@ -47,10 +48,9 @@ func stepHistory(_ payload: JSONValue?) -> [String] {
     payload?.objectValue?["stepHistory"]?.arrayValue?.compactMap { $0.objectValue?["identifier"]?.stringValue } ?? []
 }
 
-/// The repository root's sibling `shared/corpus/<format>/` folder.
+/// A file of the corpus's `<format>/` folder (tests reading it declare `.requires(.corpus)`).
 func corpusURL(_ format: String, _ name: String) -> URL {
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("../shared/corpus/\(format)/\(name)").standardized
+    Corpus.url("\(format)/\(name)")
 }
 
 func loadCorpus(_ format: String, _ name: String) throws -> any Survey {

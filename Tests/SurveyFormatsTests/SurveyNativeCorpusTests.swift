@@ -1,5 +1,6 @@
 import Foundation
 import SurveyCore
+import SurveyReplayTestSupport
 import Testing
 
 @testable import SurveyFormats
@@ -7,9 +8,7 @@ import Testing
 /// The example survey of the SurveyNative repository (`shared/corpus/surveynative/ExampleQuestions.json`,
 /// beside the clone), checked against the facts the reference states about it.
 enum ExampleSurvey {
-    static let url = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("../shared/corpus/surveynative/ExampleQuestions.json").standardized
+    static let url = Corpus.url("surveynative/ExampleQuestions.json")
 
     static func load() throws -> any Survey {
         let text = try String(contentsOf: url, encoding: .utf8)
@@ -61,8 +60,9 @@ enum ExampleSurvey {
     }
 }
 
-/// CI has `../shared/corpus` beside the clone; without it these tests fail (they are never skipped).
-@Suite("SurveyNative example survey")
+/// Without `../shared/corpus` beside the clone these tests are reported as skipped, except under CI, where
+/// they fail.
+@Suite("SurveyNative example survey", .requires(.corpus))
 struct SurveyNativeCorpusTests {
     @Test("the example survey loads: 18 questions and the which_sports sub-question")
     func exampleLoads() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import SurveyCore
+import SurveyReplayTestSupport
 import Testing
 
 @testable import SurveyFormats
@@ -508,9 +509,7 @@ struct SurveyNativeLintTests {
 
     // MARK: whole files
 
-    /// The repository root, found from this file as the corpus tests find the corpus.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let corpus = root.appendingPathComponent("../shared/corpus/surveynative/ExampleQuestions.json").standardized
+    static let corpus = Corpus.url("surveynative/ExampleQuestions.json")
 
     private func lintFile(_ url: URL, as path: String) throws -> [String] {
         let text = try String(contentsOf: url, encoding: .utf8)
@@ -519,7 +518,8 @@ struct SurveyNativeLintTests {
     }
 
     @Test(
-        "the example survey: go_to_concerts follows the kept answer of music_types once like_music hides it; six failure messages that say another bound than the one checked; five questions whose hidden answers are submitted"
+        "the example survey: go_to_concerts follows the kept answer of music_types once like_music hides it; six failure messages that say another bound than the one checked; five questions whose hidden answers are submitted",
+        .requires(.corpus)
     )
     func exampleSurvey() throws {
         #expect(try lintFile(SurveyNativeLintTests.corpus, as: "ExampleQuestions.json") == [
@@ -540,7 +540,7 @@ struct SurveyNativeLintTests {
 
     @Test("the check-in survey has no errors or warnings; a note on each question whose hidden answer is submitted")
     func checkinSurvey() throws {
-        let findings = try lintFile(SurveyNativeLintTests.root.appendingPathComponent("Scenarios/checkin/checkin.json"), as: "checkin.json")
+        let findings = try lintFile(URL(fileURLWithPath: Corpus.packageRoot).appendingPathComponent("Scenarios/checkin/checkin.json"), as: "checkin.json")
         #expect(findings == [
             "51:18 note sn-hidden-answer-submitted", "90:18 note sn-hidden-answer-submitted", "101:18 note sn-hidden-answer-submitted",
             "177:22 note sn-hidden-answer-submitted", "235:18 note sn-hidden-answer-submitted", "277:18 note sn-hidden-answer-submitted",
@@ -550,7 +550,7 @@ struct SurveyNativeLintTests {
 
     @Test("the quirks survey reports its forward reference, its number value, the kept answer of email and its dead end")
     func quirksSurvey() throws {
-        let findings = try lintFile(SurveyNativeLintTests.root.appendingPathComponent("Scenarios/quirks/quirks.json"), as: "quirks.json")
+        let findings = try lintFile(URL(fileURLWithPath: Corpus.packageRoot).appendingPathComponent("Scenarios/quirks/quirks.json"), as: "quirks.json")
         #expect(findings == [
             "14:18 warning sn-forward-reference", "14:18 note sn-hidden-answer-submitted", "14:18 warning sn-stale-answer",
             "30:18 note sn-hidden-answer-submitted", "30:18 error sn-number-value", "45:18 note sn-hidden-answer-submitted",

@@ -1,5 +1,6 @@
 import Foundation
 import SurveyCore
+import SurveyReplayTestSupport
 import Testing
 
 #if canImport(FoundationXML)
@@ -16,27 +17,6 @@ private func coveredFixture() throws -> CoverageRecorder {
         SourceFile(path: "s.scenario", text: "survey smoking.json\nanswer smoker \"Yes\"\nanswer per_day \"3\"\nanswer done \"Yes\"\nsubmit\n"))
     #expect(ScenarioRunner().run(scenario, survey: survey, coverage: recorder).passed)
     return recorder
-}
-
-/// Runs a program found on PATH; records an issue when it is not installed (`.ci/run` installs it).
-private func runTool(_ name: String, _ arguments: [String], in folder: String) throws -> (status: Int32, output: String)? {
-    let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/\(name)" }
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
-    guard let path else {
-        Issue.record("\(name) is not installed: .ci/run installs it from Debian's packages (apt-get install lcov graphviz)")
-        return nil
-    }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: folder)
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, output)
 }
 
 private func temporaryFolder() throws -> String {
@@ -65,15 +45,15 @@ struct CoverageOutputTests {
         }
     }
 
-    @Test("genhtml renders the survey file itself from the LCOV tracefile")
+    @Test("genhtml renders the survey file itself from the LCOV tracefile", .requires(.tool("genhtml", debianPackage: "lcov")))
     func genhtmlAcceptsTheTracefile() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Fixtures.surveyJSON.write(toFile: folder + "/smoking.json", atomically: true, encoding: .utf8)
         try LCOVReport.text([("smoking.json", try coveredFixture())]).write(toFile: folder + "/coverage.info", atomically: true, encoding: .utf8)
-        guard let (status, output) = try runTool("genhtml", ["--branch-coverage", "coverage.info", "-o", "html"], in: folder) else { return }
-        #expect(status == 0, "genhtml failed:\n\(output)")
-        #expect(output.contains("branches...: 76.5% (13 of 17 branches)"))
+        let genhtml = try Program.run("genhtml", ["--branch-coverage", "coverage.info", "-o", "html"], in: folder)
+        #expect(genhtml.status == 0, "genhtml failed:\n\(genhtml.out)\(genhtml.error)")
+        #expect((genhtml.out + genhtml.error).contains("branches...: 76.5% (13 of 17 branches)"))
         // genhtml names the page after the file, in a folder named after the one the file is in.
         let pages = FileManager.default.subpaths(atPath: folder + "/html") ?? []
         guard let page = pages.first(where: { $0.hasSuffix("/smoking.json.gcov.html") }) else {
@@ -87,7 +67,7 @@ struct CoverageOutputTests {
         #expect(html.components(separatedBy: #"class="branchNoCov""#).count - 1 == 4)
     }
 
-    @Test("dot renders the skip-logic picture")
+    @Test("dot renders the skip-logic picture", .requires(.tool("dot", debianPackage: "graphviz")))
     func dotAcceptsTheGraph() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -99,8 +79,8 @@ struct CoverageOutputTests {
         #expect(text.contains("subgraph \"cluster_legend\""))
         #expect(text.contains(##""0:per_day" [label="per_day", fillcolor="#d9f2df""##))
         try text.write(toFile: folder + "/logic.dot", atomically: true, encoding: .utf8)
-        guard let (status, output) = try runTool("dot", ["-Tsvg", "logic.dot", "-o", "logic.svg"], in: folder) else { return }
-        #expect(status == 0, "dot failed:\n\(output)")
+        let dot = try Program.run("dot", ["-Tsvg", "logic.dot", "-o", "logic.svg"], in: folder)
+        #expect(dot.status == 0, "dot failed:\n\(dot.error)")
         let svg = try String(contentsOfFile: folder + "/logic.svg", encoding: .utf8)
         #expect(svg.contains("per_day"))
     }
@@ -132,7 +112,7 @@ struct CoverageOutputTests {
         let text = CanonicalJSON.pretty(CoverageFile.json([("smoking.json", recorder)]))
         let entries = try CoverageFile.read(SourceFile(path: "c.json", text: text))
         #expect(entries.map(\.path) == ["smoking.json"])
-        let counts = try CoverageFile.counts(entries[0].counts, plan: recorder.plan)
+        let counts = try CoverageFile.counts(entries[0], plan: recorder.plan)
         #expect(counts == recorder.counts)
         let merged = CoverageRecorder(plan: recorder.plan)
         merged.merge(counts)
@@ -148,9 +128,9 @@ struct CoverageOutputTests {
         let entries = try CoverageFile.read(SourceFile(path: "c.json", text: text))
         let smaller = CoveragePlan(file: "other.json")
         #expect {
-            _ = try CoverageFile.counts(entries[0].counts, plan: smaller)
+            _ = try CoverageFile.counts(entries[0], plan: smaller)
         } throws: { error in
-            "\(error)".contains("c.json:") && "\(error)".contains("do not fit the survey as it is now")
+            "\(error)".contains("c.json:") && "\(error)".contains("has changed since these counts were recorded")
         }
     }
 

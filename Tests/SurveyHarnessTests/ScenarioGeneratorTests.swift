@@ -1,6 +1,7 @@
 import Foundation
 import SurveyCore
 import SurveyFormats
+import SurveyReplayTestSupport
 import Testing
 
 @testable import SurveyHarness
@@ -86,9 +87,9 @@ struct ScenarioGeneratorTests {
         }
     }
 
-    @Test("on the corpus's ExampleQuestions every branch not proved impossible is taken")
+    @Test("on the corpus's ExampleQuestions every branch not proved impossible is taken", .requires(.corpus))
     func exampleQuestions() throws {
-        let survey = try FormatRegistry.standard.load(InputFiles.read("../shared/corpus/surveynative/ExampleQuestions.json"))
+        let survey = try FormatRegistry.standard.load(InputFiles.read(Corpus.path("surveynative/ExampleQuestions.json")))
         let result = generate(survey)
         #expect(result.notFound.map(\.description) == [])
         #expect(result.report.percent == 100)

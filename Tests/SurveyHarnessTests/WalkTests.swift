@@ -144,7 +144,7 @@ private enum WalkFixtures {
         let survey = try WalkFixtures.survey(WalkFixtures.twoFields)
         let fuzzer = WalkFixtures.fuzzer(survey, walks: 100)
         let report = try #require(fuzzer.run().findings.first)
-        let replayed = fuzzer.replay(try #require(ReplayToken(text: report.token.text)))
+        let replayed = fuzzer.replay(try #require(ReplayToken(text: report.token.text))).findings
         #expect(replayed.contains { $0.finding.key == report.finding.key && $0.shrunk == report.shrunk })
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SurveyCore
+import SurveyHarness
 import Testing
 
 @Suite struct CoverageCommandTests {
@@ -64,12 +65,12 @@ import Testing
         let result = runCLI(["coverage", "merge", folder.path + "/a.json"])
         #expect(result.status == 2)
         #expect(result.error.contains("a.json:"))
-        #expect(result.error.contains("these counts do not fit the survey as it is now"))
+        #expect(result.error.contains("has changed since these counts were recorded"))
     }
 
     @Test func aMalformedCoverageFileIsLocated() throws {
         let folder = try TemporaryFolder()
-        let file = try folder.write("bad.json", "{\"version\": \"survey-replay coverage 1\",\n \"surveys\": 3}\n")
+        let file = try folder.write("bad.json", "{\"version\": \"\(CoverageFile.version)\",\n \"surveys\": 3}\n")
         let result = runCLI(["coverage", "merge", file])
         #expect(result.status == 2)
         #expect(result.error.contains("bad.json:2:13:"))

@@ -48,18 +48,35 @@ struct CrashSafeGoldenTests {
     }
 
     /// Starts the binary and returns the running process (output discarded).
-    static func start(_ arguments: [String]) throws -> Process {
+    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("survey-replay")
         process.arguments = arguments
-        process.environment = ["PATH": "/usr/bin:/bin"]
+        process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { _, new in new }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
         return process
     }
 
-    @Test("killing 'test --record all' at 60 random moments leaves every golden old or new, and the next run clears the debris")
+    /// Waits until the process has stopped itself (SIGSTOP: state T in /proc) or has ended; whether it
+    /// stopped.
+    static func waitUntilStopped(_ process: Process) -> Bool {
+        let statPath = "/proc/\(process.processIdentifier)/stat"
+        while process.isRunning {
+            if let text = try? String(contentsOfFile: statPath, encoding: .utf8), let close = text.lastIndex(of: ")") {
+                let state = text[text.index(after: close)...].split(separator: " ").first
+                if state == "T" || state == "t" { return true }
+            }
+            usleep(1_000)
+        }
+        return false
+    }
+
+    /// The kill points are chosen, not timed: the run stops itself (AtomicFile's SURVEY_REPLAY_STOP_AT) at a
+    /// chosen byte of a chosen golden's temporary file, or just after its rename, and is killed there. So
+    /// every kill lands in the middle of the run, at a known point of a write, however busy the machine.
+    @Test("killing 'test --record all' at 60 chosen points of its writes leaves every golden old or new, and the next run clears the debris")
     func killedRuns() throws {
         // The new goldens, from an uninterrupted run on a copy of the suite.
         let reference = try Self.makeSuite(old: false)
@@ -70,36 +87,37 @@ struct CrashSafeGoldenTests {
 
         let folder = try Self.makeSuite(old: true)
         var random = SplitMix64(seed: 20261122)
-        let started = Date()
-        let probe = try Self.start(Self.arguments(folder))
-        probe.waitUntilExit()
-        let runTime = max(0.05, Date().timeIntervalSince(started))
-        try Self.resetToOld(folder)
-
-        var killedWhileRunning = 0
+        var debris = 0
         for attempt in 0..<60 {
-            let process = try Self.start(Self.arguments(folder))
-            // A moment anywhere in a run, from its start to past its usual end.
-            usleep(useconds_t(Double(random.next(below: 1_000)) / 1_000 * runTime * 1.2 * 1_000_000))
-            if process.isRunning { killedWhileRunning += 1 }
+            let name = String(format: "s%02d", random.next(below: Self.scenarioCount))
+            let size = try #require(new["demo/\(name).snap"]).utf8.count
+            // 0 to size: that many bytes of the temporary file written; size + 1: the rename done.
+            let point = "\(name).snap@\(random.next(below: size + 2))"
+            let process = try Self.start(Self.arguments(folder), environment: ["SURVEY_REPLAY_STOP_AT": point])
+            let stopped = Self.waitUntilStopped(process)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
+            #expect(stopped, "attempt \(attempt): the run ended without reaching \(point)")
+            #expect(process.terminationReason == .uncaughtSignal, "attempt \(attempt): the kill at \(point) did not end the run")
             for (path, text) in try Self.snapshotFiles(folder) {
-                let name = (path as NSString).lastPathComponent
+                let name = InputFiles.name(of: path)
                 if name.hasPrefix(".") {
                     #expect(name.contains(".tmp-"), "attempt \(attempt): unexpected file \(path)")
+                    debris += 1
                     continue
                 }
-                let stem = (name as NSString).deletingPathExtension
+                let stem = String(name.dropLast(".snap".count))
                 #expect(text == new[path] || text == Self.oldText(stem), "attempt \(attempt): \(path) holds neither its old nor its new golden: \(text.prefix(200))")
             }
-            // Now and then the goldens go back to old, so that writes keep happening.
+            // Now and then the goldens go back to old, so that writes keep replacing something.
             if attempt.isMultiple(of: 10) { try Self.resetToOld(folder) }
         }
-        #expect(killedWhileRunning >= 30, "only \(killedWhileRunning) kills landed while the run was going")
+        #expect(debris > 0, "kills in the middle of writes leave temporary files for the next run to clear")
 
+        let leftOver = try Self.snapshotFiles(folder).keys.filter { InputFiles.name(of: $0).hasPrefix(".") }
         let normal = try runBinary(Self.arguments(folder))
         #expect(normal.status == 0, "\(normal.out)\(normal.error)")
+        for path in leftOver { #expect(normal.out.contains("removed \(folder.path)/Snapshots/\(path)"), "the run reports clearing \(path)") }
         let after = try Self.snapshotFiles(folder)
         #expect(after == new, "after a normal run only the new goldens remain: \(after.keys.sorted().filter { new[$0] == nil })")
     }

@@ -2,6 +2,7 @@ import Foundation
 import SurveyCore
 import SurveyFormats
 import SurveyHarness
+import SurveyReplayTestSupport
 import Testing
 
 private let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
@@ -239,10 +240,10 @@ struct LintFormatTests {
         #expect(bad.error.split(separator: "\n").map { $0.split(separator: ":")[1...2].joined(separator: ":") } == ["1:14", "2:14", "2:38"])
     }
 
-    @Test("every rule lint reports on the suite and the corpus has a description and help, and so has every rule the docs list")
+    @Test("every rule lint reports on the suite and the corpus has a description and help, and so has every rule the docs list", .requires(.corpus))
     func everyRuleDescribed() throws {
         let rules = FormatRegistry.standard.lintRules
-        var files = ScenarioDiscovery.find([packageRoot + "/Scenarios", packageRoot + "/../shared/corpus"], extension: "json").files
+        var files = ScenarioDiscovery.find([packageRoot + "/Scenarios", Corpus.folder], extension: "json").files
         files.sort()
         var reported: Set<String> = []
         for file in files {

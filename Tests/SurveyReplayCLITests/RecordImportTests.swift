@@ -56,7 +56,7 @@ import SurveyFormats
 
         let text = try #require(FileManager.default.contents(atPath: scenarioPath).map { String(decoding: $0, as: UTF8.self) })
         #expect(text == """
-            # Recorded with survey-replay record on 2026-11-22 from \(surveyPath).
+            # Recorded with survey-replay record from \(surveyPath); the clock is set by --today.
             survey ../surveys/smoking.json
             today 2026-11-22
             answer smoker "Yes"

@@ -1,15 +1,17 @@
 import Foundation
+import SurveyReplayTestSupport
 import Testing
 
 /// The report as a person sees it: opened from disk in headless Chromium (`.ci/run` installs Debian's
 /// chromium), its DOM read back after scripts ran, every resource load checked, and a screenshot decoded.
-@Suite("the HTML report in a real browser", .serialized)
+@Suite("the HTML report in a real browser", .serialized, .requires(.tool("chromium", debianPackage: "chromium")))
 struct ReportBrowserTests {
     /// Runs headless Chromium with its own profile folder, nothing fetched in the background, and logging
     /// of every URL it loads.
-    private func chromium(_ arguments: [String], in project: ReportProject) throws -> (status: Int32, out: String, error: String) {
+    private func chromium(_ arguments: [String], in project: ReportProject) throws -> Program.Result {
         let profile = project.folder.path + "/chromium-profile-\(UUID().uuidString)"
-        return try ExternalTool.chromium.run(
+        return try Program.run(
+            "chromium",
             [
                 "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run", "--disable-background-networking",
                 "--disable-component-update", "--disable-sync", "--disable-default-apps", "--allow-file-access-from-files",
@@ -21,7 +23,6 @@ struct ReportBrowserTests {
 
     @Test("the DOM Chromium builds holds the scenarios' statuses, the questions and the coverage marks")
     func domHoldsWhatThePagesShow() throws {
-        _ = try ExternalTool.chromium.required()
         let project = try ReportProject()
         let written = project.report()
         #expect(written.status == 0, "\(written.error)")
@@ -46,7 +47,6 @@ struct ReportBrowserTests {
 
     @Test("no page loads a resource: no file beside it, nothing from the network")
     func nothingIsLoaded() throws {
-        _ = try ExternalTool.chromium.required()
         let project = try ReportProject()
         #expect(project.report().status == 0)
         for page in try project.pages().keys.sorted() {
@@ -76,7 +76,6 @@ struct ReportBrowserTests {
 
     @Test("a screenshot of the survey page shows the graph's colours, not a blank page")
     func screenshotIsNotBlank() throws {
-        _ = try ExternalTool.chromium.required()
         let project = try ReportProject()
         #expect(project.report().status == 0)
         for (page, colours) in [

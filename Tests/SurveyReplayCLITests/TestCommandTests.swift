@@ -111,9 +111,9 @@ private final class Project {
         let flagged = project.test(["--record", "missing"], environment: ["CI": "true"])
         #expect(flagged.status == 0)
         #expect(project.exists("Snapshots/s/yes.snap"))
-        #expect(RecordMode.resolve(flag: nil, environment: ["SURVEY_REPLAY_RECORD": "failed"]).mode == .failed)
-        #expect(RecordMode.resolve(flag: nil, environment: ["CI": "false"]).mode == .missing)
-        #expect(RecordMode.resolve(flag: nil, environment: ["CI": "1"]).mode == .never)
+        #expect(try RecordMode.resolve(flag: nil, environment: ["SURVEY_REPLAY_RECORD": "failed"]).mode == .failed)
+        #expect(try RecordMode.resolve(flag: nil, environment: ["CI": "false"]).mode == .missing)
+        #expect(try RecordMode.resolve(flag: nil, environment: ["CI": "1"]).mode == .never)
     }
 
     @Test func writesAreAtomicAndLeaveNoTemporaryFiles() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import SurveyCore
+import SurveyReplayTestSupport
 import Testing
 
 @testable import SurveyReplayFuzzing
@@ -19,10 +20,10 @@ struct FuzzTargetTests {
         }
     }
 
-    @Test("every target has seeds, and every seed passes", arguments: FuzzTargets.all().map(\.name))
+    @Test("every target has seeds, and every seed passes", .requires(.corpus), arguments: FuzzTargets.all().map(\.name))
     func seedsPass(target name: String) throws {
         let target = try #require(FuzzTargets.named(name))
-        let seeds = target.seeds("../shared/corpus")
+        let seeds = target.seeds(Corpus.folder)
         #expect(!seeds.isEmpty)
         for (index, seed) in seeds.enumerated() {
             #expect(target.run(seed) == nil, "seed \(index)")

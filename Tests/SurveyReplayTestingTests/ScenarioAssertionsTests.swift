@@ -32,3 +32,24 @@ import SurveyHarness
         #expect(second.first?.contains("+step 2: answer b \"x\"") == true)
     }
 }
+
+@Suite struct ScenarioPathResolutionTests {
+    @Test("relative paths are resolved from the package of the calling test file, not the current folder")
+    func resolvedFromTheTestFilesPackage() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sr-resolve-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/pkg/Tests/MyTests", withIntermediateDirectories: true)
+        try "// swift-tools-version: 6.0\n".write(toFile: folder + "/pkg/Package.swift", atomically: true, encoding: .utf8)
+        let testFile = folder + "/pkg/Tests/MyTests/SurveyTests.swift"
+        #expect(ScenarioSuiteCheck.resolve("Scenarios", from: testFile) == folder + "/pkg/Scenarios")
+        #expect(ScenarioSuiteCheck.resolve("../Shared/Scenarios", from: testFile) == folder + "/Shared/Scenarios")
+        #expect(ScenarioSuiteCheck.resolve("/abs/Scenarios", from: testFile) == "/abs/Scenarios")
+        // Without a Package.swift above it, from the test file's folder.
+        #expect(ScenarioSuiteCheck.resolve("Scenarios", from: folder + "/loose/T.swift") == folder + "/loose/Scenarios")
+    }
+
+    @Test("this package's own suite holds through the library with the default, relative paths")
+    func defaultPathsFromThisPackage() {
+        assertScenarios(record: .never)
+    }
+}

@@ -42,8 +42,10 @@ public final class CoverageRecorder: @unchecked Sendable {
     public func answered(_ index: Int) { counts.questions[index][2] += 1 }
     public func terminal(_ index: Int) { counts.terminals[index] += 1 }
 
-    /// Adds counts of the same plan (from another recorder or a saved file).
-    public func merge(_ other: CoverageCounts) {
+    /// Adds counts of the same plan (from another recorder or a saved file); whether a count reached
+    /// `CoverageCounts.maximum` and stopped there.
+    @discardableResult
+    public func merge(_ other: CoverageCounts) -> Bool {
         counts.add(other)
     }
 }
@@ -67,6 +69,11 @@ public struct CoverageCounts: Sendable, Equatable {
     /// At most this many distinct rows are kept per decision for MC/DC.
     public static let maximumRows = 4096
 
+    /// The largest count: 2^53 − 1, the largest whole number a JSON number holds exactly along with every
+    /// smaller one. Coverage files are read and written by this one rule: a count read past it is an error,
+    /// and adding stops there (a merge that reaches it is refused by `coverage merge`).
+    public static let maximum = (1 << 53) - 1
+
     public init(
         decisions: [[Int]], leaves: [[Int]], rows: [Set<[UInt8]>], validations: [[Int]], choices: [Int], questions: [[Int]], terminals: [Int]
     ) {
@@ -89,9 +96,18 @@ public struct CoverageCounts: Sendable, Equatable {
         terminals = Array(repeating: 0, count: plan.terminals.count)
     }
 
-    /// Adds counts of the same plan; a count that would pass `Int.max` stays there.
-    public mutating func add(_ other: CoverageCounts) {
-        func plus(_ a: Int, _ b: Int) -> Int { a > Int.max - b ? Int.max : a + b }
+    /// Adds counts of the same plan; a count that would pass `maximum` stays there, and the result says
+    /// whether one did.
+    @discardableResult
+    public mutating func add(_ other: CoverageCounts) -> Bool {
+        var capped = false
+        func plus(_ a: Int, _ b: Int) -> Int {
+            guard a <= Self.maximum - b else {
+                capped = true
+                return Self.maximum
+            }
+            return a + b
+        }
         func sum(_ a: [[Int]], _ b: [[Int]]) -> [[Int]] { zip(a, b).map { zip($0, $1).map(plus) } }
         decisions = sum(decisions, other.decisions)
         leaves = sum(leaves, other.leaves)
@@ -102,5 +118,6 @@ public struct CoverageCounts: Sendable, Equatable {
         for index in rows.indices {
             for row in other.rows[index] where rows[index].count < Self.maximumRows { rows[index].insert(row) }
         }
+        return capped
     }
 }

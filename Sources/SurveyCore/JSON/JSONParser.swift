@@ -440,16 +440,6 @@ public struct JSONParser {
     }
 
     private func firstInvalidUTF8(from start: Int, to end: Int) -> Int {
-        var offset = start
-        while offset < end {
-            var length = 1
-            while offset + length <= end, length <= 4 {
-                if String(validating: UnsafeBufferPointer(rebasing: bytes[offset..<(offset + length)]), as: UTF8.self) != nil { break }
-                length += 1
-            }
-            if length > 4 || offset + length > end { return offset }
-            offset += length
-        }
-        return start
+        SourceFile.firstInvalidUTF8(in: bytes, from: start, to: end)
     }
 }

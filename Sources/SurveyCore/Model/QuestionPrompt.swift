@@ -8,13 +8,31 @@ public struct QuestionPrompt: Sendable, Equatable {
     public var choices: [String]
     /// How to type an answer at the prompt.
     public var hint: String
+    /// For a question answered by picking several of its choices: what each one adds to the answer, so that
+    /// typed numbers toggle choices as taps do.
+    public var multipleChoice: MultipleChoice?
 
-    public init(id: String, text: String?, kind: String, choices: [String], hint: String) {
+    public init(id: String, text: String?, kind: String, choices: [String], hint: String, multipleChoice: MultipleChoice? = nil) {
         self.id = id
         self.text = text
         self.kind = kind
         self.choices = choices
         self.hint = hint
+        self.multipleChoice = multipleChoice
+    }
+
+    /// The choices of a multiple choice, numbered as `choices` shows them.
+    public struct MultipleChoice: Sendable, Equatable {
+        /// What each choice adds to the answer list; nil for a choice whose typed text is added instead (an
+        /// Other row, whose text is one more element).
+        public var values: [JSONValue?]
+        /// The indices of choices that deselect every other when picked, and are deselected by any other.
+        public var exclusive: Set<Int>
+
+        public init(values: [JSONValue?], exclusive: Set<Int> = []) {
+            self.values = values
+            self.exclusive = exclusive
+        }
     }
 }
 

@@ -81,6 +81,33 @@ public final class SourceFile: Sendable {
     }
 }
 
+extension SourceFile {
+    /// The offset, from the start of `bytes`, of the first byte that is not valid UTF-8, or nil when all
+    /// is UTF-8: line readers (scenarios, properties) report it where it is, rather than read a replacement
+    /// character into an id.
+    public static func firstInvalidUTF8(_ bytes: ArraySlice<UInt8>) -> Int? {
+        guard bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+        return bytes.withUnsafeBufferPointer { buffer in
+            String(validating: buffer, as: UTF8.self) != nil ? nil : firstInvalidUTF8(in: buffer, from: 0, to: buffer.count)
+        }
+    }
+
+    /// The offset in `start..<end` of the first byte that begins no valid UTF-8 sequence (`start` when all do).
+    static func firstInvalidUTF8(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Int {
+        var offset = start
+        while offset < end {
+            var length = 1
+            while offset + length <= end, length <= 4 {
+                if String(validating: UnsafeBufferPointer(rebasing: bytes[offset..<(offset + length)]), as: UTF8.self) != nil { break }
+                length += 1
+            }
+            if length > 4 || offset + length > end { return offset }
+            offset += length
+        }
+        return start
+    }
+}
+
 /// A 1-based line and column in a source file.
 public struct SourcePosition: Hashable, Comparable, Sendable, CustomStringConvertible {
     public let line: Int

@@ -28,7 +28,7 @@ extension FHIRSurvey {
         var neverShown = [String?](repeating: nil, count: items.count)
         for (index, item) in items.enumerated() {
             if let parent = item.parent, let reason = neverShown[parent] {
-                neverShown[index] = "it is under '\(items[parent].linkId)', which \(reason.hasPrefix("it is under") ? "is never shown" : reason)"
+                neverShown[index] = "it is under '\(items[parent].linkId)', which is never shown" + (reason.hasPrefix("it is under") ? "" : ": \(reason)")
             } else if item.enablementIsExpression {
                 neverShown[index] = "its enablement is an SDC enableWhenExpression, which SurveyReplay does not evaluate yet"
             } else if item.hidden {

@@ -17,14 +17,17 @@ extension FHIRSurvey {
             case .group, .display: "takes no answer"
             case .boolean: "yes or no"
             case .integer, .decimal: "a number"
-            case .choice: "the option's number or code" + (item.repeats ? "s, separated by commas" : "")
+            case .choice: item.repeats ? "the options' numbers to pick or unpick, separated by commas" : "the option's number or code"
             case .openChoice: "the option's number or code, or free text"
             case .quantity: "a number and a unit, e.g. '70 kg'"
             case .date, .dateTime, .time, .string, .text, .url: "the value, e.g. \(example(for: index))"
             case .attachment, .reference: "the JSON object, e.g. \(example(for: index))"
             }
         let format = item.entryFormat.map { " (entry format \($0))" } ?? ""
-        return QuestionPrompt(id: question, text: item.text, kind: kind, choices: choices, hint: hint + format + "; or any JSON value")
+        // Check boxes: each tap toggles an option.
+        let multipleChoice = item.type == .choice && item.repeats ? QuestionPrompt.MultipleChoice(values: item.options.map { $0.value.json }) : nil
+        return QuestionPrompt(
+            id: question, text: item.text, kind: kind, choices: choices, hint: hint + format + "; or any JSON value", multipleChoice: multipleChoice)
     }
 
     public func interpretInput(_ text: String, for question: String) -> Result<JSONValue, InputProblem> {

@@ -9,7 +9,9 @@ struct FHIRValueSetFiles {
     private var read: [(url: String?, id: String?, codes: [FHIR.Value])]?
 
     init(besides file: String) {
-        folder = (file as NSString).deletingLastPathComponent
+        // Not NSString's deletingLastPathComponent, which traps on Linux for a one-character name.
+        let parts = file.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+        folder = parts.count == 1 && parts[0].isEmpty ? "/" : parts.joined(separator: "/")
     }
 
     /// The codes of the ValueSet a reference names, or nil when no file beside the Questionnaire has it.
@@ -25,8 +27,8 @@ struct FHIRValueSetFiles {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
         return names.filter { $0.hasPrefix("ValueSet") && $0.hasSuffix(".json") }.sorted().compactMap { name in
             let path = folder.isEmpty ? name : folder + "/" + name
-            guard let data = FileManager.default.contents(atPath: path),
-                let root = try? JSONParser.parse(SourceFile(path: path, bytes: Array(data))),
+            // Only regular files: a named pipe here would block the load forever.
+            guard let source = try? RegularFile.read(path), let root = try? JSONParser.parse(source),
                 let object = JSONCursor(node: root).object, object["resourceType"]?.stringValue == "ValueSet"
             else { return nil }
             return (object["url"]?.stringValue, object["id"]?.stringValue, Self.codes(of: object))

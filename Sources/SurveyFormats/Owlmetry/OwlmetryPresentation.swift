@@ -11,13 +11,14 @@ extension OwlmetrySurvey {
             switch item.type {
             case .text: ([], item.isMultiline ? "the text (multiline)" : "the text")
             case .singleChoice: (item.options.map { "\($0.id): \($0.label)" }, "a number or an option id")
-            case .multiChoice: (item.options.map { "\($0.id): \($0.label)" }, "numbers or option ids separated by commas")
+            case .multiChoice: (item.options.map { "\($0.id): \($0.label)" }, "numbers or option ids to pick or unpick, separated by commas")
             case .rating: (["1…5"], "a whole number 1-5")
             case .nps: (["0 Not at all likely … 10 Extremely likely"], "a whole number 0-10")
             }
         return QuestionPrompt(
             id: item.id, text: item.title, kind: item.type.rawValue + (item.isRequired ? " (required)" : ""), choices: choices,
-            hint: hint + "; or any JSON value")
+            hint: hint + "; or any JSON value",
+            multipleChoice: item.type == .multiChoice ? QuestionPrompt.MultipleChoice(values: item.options.map { .string($0.id) }) : nil)
     }
 
     public func interpretInput(_ text: String, for question: String) -> Result<JSONValue, InputProblem> {
@@ -30,10 +31,9 @@ extension OwlmetrySurvey {
             return .string(part)
         }
         switch item.type {
-        case .text: return .success(.string(text))
+        // A multiple choice is toggled by the recorder from the prompt's choices; what reaches here is text.
+        case .text, .multiChoice: return .success(.string(text))
         case .singleChoice: return .success(option(typed))
-        case .multiChoice:
-            return .success(.array(typed.split(separator: ",").map { option(String($0).trimmingCharacters(in: .whitespaces)) }))
         case .rating, .nps:
             guard let number = Int(typed) else { return .failure(InputProblem("'\(typed)' is not a whole number")) }
             return .success(.number(Double(number)))

@@ -13,9 +13,18 @@ extension SageSurvey {
             let choices = (field.choices ?? []).map { choice in
                 [choice.value?.description, choice.text].compactMap { $0 }.joined(separator: " ") + (choice.isExclusive ? " (exclusive)" : "")
             }
+            // A list of choices: each tap toggles one, and an exclusive one deselects the others.
+            let values = (field.choices ?? []).map(\.value)
+            let toggles = field.shape.isArray && !values.isEmpty && !values.contains(nil)
+            let multipleChoice = toggles
+                ? QuestionPrompt.MultipleChoice(values: values, exclusive: Set((field.choices ?? []).indices.filter { field.choices![$0].isExclusive }))
+                : nil
             let hint =
-                field.shape.isArray ? "numbers or values separated by commas" : field.choices != nil ? "a number or the value" : SageDataType.describe(field.shape.base)
-            return QuestionPrompt(id: step.id, text: step.title, kind: "\(step.type) \(field.typeName)", choices: choices, hint: hint + "; or any JSON value")
+                toggles ? "numbers to pick or unpick, separated by commas"
+                : field.shape.isArray ? "numbers or values separated by commas" : field.choices != nil ? "a number or the value" : SageDataType.describe(field.shape.base)
+            return QuestionPrompt(
+                id: step.id, text: step.title, kind: "\(step.type) \(field.typeName)", choices: choices, hint: hint + "; or any JSON value",
+                multipleChoice: multipleChoice)
         }
         let fields = step.fields.map { "\($0.id): \($0.typeName)\($0.isOptional ? " (optional)" : "")" }
         return QuestionPrompt(id: step.id, text: step.title, kind: step.type, choices: fields, hint: "a JSON object of the inputs' values")

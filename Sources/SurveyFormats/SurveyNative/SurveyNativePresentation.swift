@@ -11,7 +11,7 @@ extension SurveyNativeSurvey {
             case .singleSelect(let options):
                 (options.map { $0.isOther ? "\($0.title): (type text)" : $0.title }, "a number or the option's text; for Other: the number then the text, e.g. '4 Mint'")
             case .multiSelect(let options):
-                (options.map { $0.isOther ? "\($0.title): (type text)" : $0.title }, "numbers or options separated by commas; other text as is; then :next")
+                (options.map { $0.isOther ? "\($0.title): (type text)" : $0.title }, "numbers to pick or unpick, separated by commas; for Other: the number then the text, e.g. '4 Oat milk'; then :next")
             case .yearPicker(let picker):
                 (picker.range(today: settings.today).map { ["\($0.lowerBound)…\($0.upperBound)"] } ?? [], "a year, e.g. 1990")
             case .datePicker(let picker):
@@ -24,7 +24,13 @@ extension SurveyNativeSurvey {
             case .tableSelect(let options, let rows): (rows.map { "\($0): \(options.prefix(3).joined(separator: " / "))" }, "row=option pairs, e.g. 'exercise=Often'")
             case .unknown: ([], "this type cannot be answered")
             }
-        return QuestionPrompt(id: item.id, text: item.text, kind: item.kind.typeName, choices: choices, hint: hint + "; or any JSON value")
+        var multipleChoice: QuestionPrompt.MultipleChoice?
+        if case .multiSelect(let options) = item.kind {
+            // A tap toggles an option; an Other row's text is one more string (reference §2).
+            multipleChoice = QuestionPrompt.MultipleChoice(values: options.map { $0.isOther ? nil : .string($0.title) })
+        }
+        return QuestionPrompt(
+            id: item.id, text: item.text, kind: item.kind.typeName, choices: choices, hint: hint + "; or any JSON value", multipleChoice: multipleChoice)
     }
 
     private func dateBounds(_ bounds: (min: CalendarDate?, max: CalendarDate?)) -> [String] {
@@ -46,14 +52,6 @@ extension SurveyNativeSurvey {
         switch questions[slot].kind {
         case .singleSelect(let options):
             return choose(typed, from: options)
-        case .multiSelect(let options):
-            let picks = typed.split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
-            return .success(.array(picks.map { pick in
-                if let number = Int(pick), options.indices.contains(number - 1), !options[number - 1].isOther {
-                    return .string(options[number - 1].title)
-                }
-                return .string(pick)
-            }))
         case .segmentSelect(let values):
             if let number = Int(typed), values.indices.contains(number - 1), !values.contains(typed) {
                 return .success(.string(values[number - 1]))
@@ -71,7 +69,8 @@ extension SurveyNativeSurvey {
             return .success(.object(parts))
         case .addTextField:
             return .success(.array(typed.split(separator: ",").map { .string(String($0).trimmingSpaces) }))
-        case .yearPicker, .datePicker, .singleTextField, .singleTextArea, .unknown:
+        case .multiSelect, .yearPicker, .datePicker, .singleTextField, .singleTextArea, .unknown:
+            // A multiple choice is toggled by the recorder from the prompt's choices; what reaches here is text.
             return .success(.string(text))
         }
     }

@@ -1,9 +1,11 @@
 import SurveyCore
 
 /// Coverage saved as JSON: for each survey its branches with their status (for people and tools) and the
-/// raw counts (for `coverage merge`, which adds runs from sharded CI jobs).
+/// raw counts (for `coverage merge`, which adds runs from sharded CI jobs), with the fingerprint of the
+/// survey's logic they were counted on.
 public enum CoverageFile {
-    public static let version = "survey-replay coverage 1"
+    /// Version 2 added the fingerprint; a version 1 file cannot say which survey its counts fit.
+    public static let version = "survey-replay coverage 2"
 
     public static func json(_ surveys: [(path: String, recorder: CoverageRecorder)]) -> JSONValue {
         .object([
@@ -15,6 +17,7 @@ public enum CoverageFile {
                 let counts = recorder.counts
                 return .object([
                     "survey": .string(path),
+                    "fingerprint": .string(recorder.plan.fingerprint),
                     "summary": [
                         "branches": .number(Double(possible)), "taken": .number(Double(taken)), "impossible": .number(Double(impossible)),
                         "percent": .number((report.percent * 100).rounded() / 100),
@@ -63,22 +66,41 @@ public enum CoverageFile {
     private static func matrix(_ rows: [[Int]]) -> JSONValue { .array(rows.map { .array($0.map { .number(Double($0)) }) }) }
     private static func row(_ values: [UInt8]) -> JSONValue { .array(values.map { .number(Double($0)) }) }
 
+    /// One survey's entry in a saved coverage file: where its parts are, for located errors.
+    public struct Entry: Sendable {
+        public let path: String
+        /// The `survey` value, for errors about the survey file it names.
+        public let survey: JSONCursor
+        public let fingerprint: JSONCursor
+        public let counts: JSONCursor
+    }
+
     /// The surveys and counts in a saved coverage file; every problem located.
-    public static func read(_ file: SourceFile) throws(InputError) -> [(path: String, counts: JSONCursor)] {
+    public static func read(_ file: SourceFile) throws(InputError) -> [Entry] {
         let root = try JSONCursor(node: JSONParser.parse(file)).object(for: "a coverage file")
         let version = try root.required("version", in: "the coverage file")
         guard version.stringValue == Self.version else {
-            throw version.error("expected \"\(Self.version)\", the version this survey-replay writes")
+            throw version.error("expected \"\(Self.version)\", the version this survey-replay writes (run coverage again to write it)")
         }
         return try root.required("surveys", in: "the coverage file").array(for: "\"surveys\"").map { (entry: JSONCursor) throws(InputError) in
             let object = try entry.object(for: "a survey's coverage")
-            return (try object.required("survey", in: "a survey's coverage").string(for: "\"survey\""), try object.required("counts", in: "a survey's coverage"))
+            let survey = try object.required("survey", in: "a survey's coverage")
+            let fingerprint = try object.required("fingerprint", in: "a survey's coverage")
+            _ = try fingerprint.string(for: "\"fingerprint\"")
+            return Entry(
+                path: try survey.string(for: "\"survey\""), survey: survey, fingerprint: fingerprint,
+                counts: try object.required("counts", in: "a survey's coverage"))
         }
     }
 
-    /// Counts read back for a plan; an error if they are not of its shape (another version of the survey).
-    public static func counts(_ cursor: JSONCursor, plan: CoveragePlan) throws(InputError) -> CoverageCounts {
-        let object = try cursor.object(for: "\"counts\"")
+    /// The counts of an entry read back for a plan; an error if they were counted on another version of the
+    /// survey (its logic's fingerprint differs) or are not of the plan's shape.
+    public static func counts(_ entry: Entry, plan: CoveragePlan) throws(InputError) -> CoverageCounts {
+        guard entry.fingerprint.stringValue == plan.fingerprint else {
+            throw entry.fingerprint.error(
+                "the survey \(entry.path) has changed since these counts were recorded (the fingerprint of its logic is now \(plan.fingerprint)); expected counts of the survey as it is now: run coverage again")
+        }
+        let object = try entry.counts.object(for: "\"counts\"")
         var counts = CoverageCounts(plan: plan)
         func mismatch(_ cursor: JSONCursor) -> InputError {
             cursor.error("these counts do not fit the survey as it is now (it has changed since they were recorded); expected counts of the same version")
@@ -114,11 +136,11 @@ public enum CoverageFile {
         return counts
     }
 
-    /// A count: a whole number from 0 to 2^53.
+    /// A count: a whole number from 0 to `CoverageCounts.maximum`.
     private static func count(_ cell: JSONCursor) throws(InputError) -> Int {
         let number = try cell.number(for: "a count")
-        guard number >= 0, number <= 9_007_199_254_740_992, number.rounded() == number else {
-            throw cell.error("\(CanonicalJSON.format(number: number)) is not a count; expected a whole number from 0")
+        guard number >= 0, number <= Double(CoverageCounts.maximum), number.rounded() == number else {
+            throw cell.error("\(CanonicalJSON.format(number: number)) is not a count; expected a whole number from 0 to \(CoverageCounts.maximum)")
         }
         return Int(number)
     }

@@ -95,11 +95,23 @@ public struct Recorder {
                     write("  no question is waiting for an answer; :goto ID first\n")
                     continue
                 }
-                switch survey.interpretInput(input, for: shown) {
-                case .success(let value): action = .answer(question: shown, value: value)
-                case .failure(let problem):
-                    write("  \(problem.message)\n")
-                    continue
+                if let choices = survey.prompt(for: shown, settings: settings)?.multipleChoice, InputProblem.typedJSON(input) == nil {
+                    // Numbers toggle choices as taps do, from the answer the question holds now.
+                    switch MultipleChoiceInput(choices: choices).apply(input, to: session.answer(for: shown)) {
+                    case .success(let (answer, said)):
+                        action = .answer(question: shown, value: answer)
+                        write("  " + said.joined(separator: "; ") + "\n")
+                    case .failure(let problem):
+                        write("  \(problem.message)\n")
+                        continue
+                    }
+                } else {
+                    switch survey.interpretInput(input, for: shown) {
+                    case .success(let value): action = .answer(question: shown, value: value)
+                    case .failure(let problem):
+                        write("  \(problem.message)\n")
+                        continue
+                    }
                 }
             }
             let result = session.perform(action)
@@ -108,7 +120,12 @@ public struct Recorder {
                 continue
             }
             actions.append(action)
-            write("  " + summary(result) + "\n")
+            var said = summary(result)
+            // What the input did: the answer the engine now holds.
+            if case .answer(let question, _) = action, result.outcome == .ok {
+                said += "; '\(question)' is now \(session.answer(for: question).map(CanonicalJSON.compact) ?? "unanswered")"
+            }
+            write("  " + said + "\n")
             if case .goto(let target) = action, result.outcome == .ok {
                 focus = target
             } else {

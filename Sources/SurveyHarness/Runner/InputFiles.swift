@@ -3,39 +3,11 @@ import SurveyCore
 
 /// Reading the files people give the harness, with errors that say which file and what is wrong.
 public enum InputFiles {
-    /// The whole file. A missing file, a symbolic link loop, a directory, an unreadable file and a file
-    /// larger than `InputLimits.fileSize` are each an `InputError` that says which; reading stops at the
-    /// limit, so even an endless device (`/dev/zero`) ends with that error.
+    /// The whole file, which must be a regular file: a missing file, a symbolic link loop, a directory, a
+    /// named pipe, a device, an unreadable file and a file larger than `InputLimits.fileSize` are each an
+    /// `InputError` that says which (see `RegularFile`).
     public static func read(_ path: String, limit: Int = InputLimits.standard.fileSize) throws(InputError) -> SourceFile {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            let reason = switch errno {
-            case ELOOP: "is a symbolic link loop; expected a link that ends at a file"
-            case EACCES: "cannot be reached (check the permissions of its folders); expected a readable file"
-            default: "no such file; expected a readable file at this path"
-            }
-            throw InputError(Diagnostic(file: path, position: nil, message: reason))
-        }
-        if info.st_mode & S_IFMT == S_IFDIR {
-            throw InputError(Diagnostic(file: path, position: nil, message: "is a directory; expected a file"))
-        }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw InputError(Diagnostic(file: path, position: nil, message: "cannot be read (check its permissions); expected a readable file"))
-        }
-        defer { try? handle.close() }
-        let data: Data
-        do {
-            data = try handle.read(upToCount: limit + 1) ?? Data()
-        } catch {
-            throw InputError(Diagnostic(file: path, position: nil, message: "cannot be read (\(error.localizedDescription)); expected a readable file"))
-        }
-        if data.count > limit {
-            throw InputError(
-                Diagnostic(
-                    file: path, position: nil,
-                    message: "is larger than \(InputLimits.describe(bytes: limit)); expected a file of at most \(InputLimits.describe(bytes: limit)) (the harness's limit on input files)"))
-        }
-        return SourceFile(path: path, bytes: [UInt8](data))
+        try RegularFile.read(path, limit: limit)
     }
 
     /// `path` as seen from the folder holding `file`, unless it is absolute; `.` and `..` are resolved
@@ -67,6 +39,12 @@ public enum InputFiles {
     public static func folder(of path: String) -> String {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
         return parts.isEmpty ? "." : (parts.joined(separator: "/").isEmpty ? "/" : parts.joined(separator: "/"))
+    }
+
+    /// The last part of a path (the whole path when it has no `/`). Foundation's `NSString` path helpers
+    /// are not used: on Linux `deletingLastPathComponent` traps on a one-character name.
+    public static func name(of path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? path
     }
 
     public static func normalize(_ path: String) -> String {

@@ -17,10 +17,34 @@ public struct ScenarioRunner: Sendable {
     }
 
     public func loadSurvey(of scenario: Scenario) throws(InputError) -> any Survey {
-        guard let surveyPath = scenario.surveyPath else {
-            throw InputError(Diagnostic(file: scenario.path, position: nil, message: "no 'survey' line"))
+        try loadSurvey(of: scenario) { (path: String) throws(InputError) in try registry.load(InputFiles.read(path)) }
+    }
+
+    /// The survey a scenario names, read and loaded by `load` (a suite run's cache). A survey file that
+    /// cannot be read at all is reported at the scenario's `survey` line, saying what the path was resolved
+    /// against: a path written relative to the current folder rather than to the scenario is the usual slip.
+    func loadSurvey(of scenario: Scenario, load: (String) throws(InputError) -> any Survey) throws(InputError) -> any Survey {
+        guard let line = scenario.lines.first(where: { if case .survey? = $0.statement { true } else { false } }),
+            case .survey(let path)? = line.statement
+        else {
+            throw InputError(Diagnostic(file: scenario.path, position: SourcePosition(line: 1, column: 1), message: "no 'survey' line; expected 'survey PATH'"))
         }
-        return try registry.load(InputFiles.read(surveyFile(of: scenario, path: surveyPath)))
+        let file = surveyFile(of: scenario, path: path)
+        do {
+            return try load(file)
+        } catch {
+            guard let reason = error.diagnostics.first, error.diagnostics.count == 1, reason.file == file, reason.position == nil else { throw error }
+            let folder = InputFiles.folder(of: scenario.path)
+            let resolved = path.hasPrefix("/") ? "" : " (the survey line's '\(path)' resolved against this scenario's folder \(folder)/)"
+            var hint: String?
+            if !path.hasPrefix("/"), folder != ".", (try? InputFiles.read(path)) != nil {
+                hint = "'\(path)' is a file relative to the current folder; from this scenario it is '\(InputFiles.relativePath(of: path, fromFolder: folder))'"
+            }
+            throw InputError(
+                Diagnostic(
+                    file: scenario.path, position: SourcePosition(line: line.number, column: 1),
+                    message: "the survey file \(file)\(resolved) \(reason.message)", hint: hint))
+        }
     }
 
     /// Where the survey named on a scenario's `survey` line is.
@@ -67,12 +91,53 @@ public struct ScenarioRunner: Sendable {
                 if let message = expectation.failure(in: session) {
                     failures.append(.init(line: line.number, afterStep: trace.steps.count, message: message))
                 }
-            case .survey?, .today?, .profile?, .option?, nil:
+            case .survey?, .today?, .profile?, .option?, .check?, nil:
                 break
             }
         }
         trace.payload = session.payload
-        return ScenarioResult(trace: trace, failures: failures, stale: nil)
+        let (checks, stale) = checkFailures(scenario, survey: survey)
+        return ScenarioResult(trace: trace, failures: failures + checks, stale: stale)
+    }
+
+    /// The scenario's `check` lines that its path breaks: its actions are played as a walk with those
+    /// properties, checked after every step (and, for built-in ones, at the end, as a walk ends). An
+    /// assertion that does not read against the survey (a question renamed) means the scenario no longer
+    /// fits it.
+    private func checkFailures(_ scenario: Scenario, survey: any Survey) -> (failures: [ScenarioResult.Failure], stale: ScenarioResult.Stale?) {
+        let checks = scenario.checks
+        guard !checks.isEmpty else { return ([], nil) }
+        // The assertions are read as a properties file in which each stands on its own line and column, so
+        // that what is wrong in one is reported there; unnamed, each is named `path:line`.
+        var text = ""
+        var line = 1
+        for (number, check) in checks {
+            guard case .assertion(let assertion) = check else { continue }
+            text += String(repeating: "\n", count: number - line) + String(repeating: " ", count: "check ".count) + assertion
+            line = number
+        }
+        var properties: PropertiesFile?
+        if !text.isEmpty {
+            do throws(InputError) {
+                properties = try PropertiesFile.parse(SourceFile(path: scenario.path, text: text), survey: survey)
+            } catch {
+                let first = error.diagnostics.first
+                return ([], ScenarioResult.Stale(step: 0, line: first?.position?.line ?? checks[0].line, reason: first?.message ?? "the check does not read"))
+            }
+        }
+        let builtIn = Dictionary(checks.compactMap { number, check in if case .builtIn(let id) = check { (id, number) } else { nil } }, uniquingKeysWith: min)
+        let actions = scenario.actions
+        let walker = Walker(
+            survey: survey, settings: scenario.settings, maxSteps: max(1, actions.count), builtInProperties: !builtIn.isEmpty, properties: properties)
+        var failures: [ScenarioResult.Failure] = []
+        var seen: Set<String> = []
+        for (step, finding) in walker.check(actions).findings where seen.insert(finding.key).inserted {
+            let line = finding.kind == .property ? finding.property.split(separator: ":").last.flatMap { Int($0) } : builtIn[finding.property]
+            guard let line else { continue }
+            let what = finding.kind == .property ? "" : "\(finding.kind.rawValue) \(finding.property)\(finding.question.map { " ('\($0)')" } ?? ""): "
+            failures.append(.init(line: line, afterStep: step + 1, message: what + finding.message, isCheck: true))
+        }
+        return (failures.sorted { ($0.line, $0.afterStep) < ($1.line, $1.afterStep) }, nil)
     }
 }
 
@@ -83,12 +148,14 @@ public struct ScenarioResult: Sendable {
 
     public var passed: Bool { failures.isEmpty && stale == nil }
 
-    /// An `expect` line that did not hold.
+    /// An `expect` or `check` line that did not hold.
     public struct Failure: Sendable, Equatable {
         public var line: Int
         /// The number of steps replayed before it (0: before the first action).
         public var afterStep: Int
         public var message: String
+        /// A `check` line (a property broken after that step) rather than an `expect` line.
+        public var isCheck = false
     }
 
     /// The step at which the scenario stopped fitting the survey.
@@ -103,7 +170,7 @@ public struct ScenarioResult: Sendable {
         failures.map { failure in
             Diagnostic(
                 file: scenarioPath, position: SourcePosition(line: failure.line, column: 1),
-                message: "expectation failed after step \(failure.afterStep): \(failure.message)")
+                message: "\(failure.isCheck ? "check" : "expectation") failed after step \(failure.afterStep): \(failure.message)")
         }
     }
 

@@ -36,6 +36,19 @@ public struct Scenario: Sendable, Equatable {
         case option(name: String, value: String)
         case action(Action)
         case expect(Expectation)
+        /// A property checked after every step, as a walk checks it (`check hidden-answer-submitted`, `check
+        /// whenever {...} then hidden x`): a fuzz finding saved as a scenario keeps failing until the survey
+        /// is fixed, rather than being frozen into a golden.
+        case check(Check)
+    }
+
+    /// What a `check` line checks.
+    public enum Check: Sendable, Equatable {
+        /// A built-in property by its stable id, as `fuzz` names it (an engine invariant or a survey hazard).
+        case builtIn(String)
+        /// An author's property, written as in a properties file (`whenever …`, `always …`, `payload never
+        /// contains …`).
+        case assertion(String)
     }
 
     /// An assertion about the session at that point; a failed one fails the run.
@@ -78,6 +91,14 @@ public struct Scenario: Sendable, Equatable {
     /// The settings a session of this scenario runs with.
     public var settings: SessionSettings {
         SessionSettings(today: today ?? SessionSettings.defaultToday, profile: profile, options: options)
+    }
+
+    /// The `check` lines, with their line numbers.
+    public var checks: [(line: Int, check: Check)] {
+        lines.compactMap { line in
+            if case .check(let check)? = line.statement { return (line.number, check) }
+            return nil
+        }
     }
 
     public var actions: [Action] {

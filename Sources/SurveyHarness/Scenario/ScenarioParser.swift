@@ -56,7 +56,7 @@ public enum ScenarioParser {
                 if sawToday { problem(line, "a second 'today' line; expected at most one") }
                 if sawBody { problem(line, "'today' after the first action; expected it at the top, before any action") }
                 sawToday = true
-            case .profile?, .option?:
+            case .profile?, .option?, .check?:
                 if sawBody { problem(line, "'\(ScenarioSyntax.text(of: line.statement!).split(separator: " ")[0])' after the first action; expected it at the top, before any action") }
             case .action?, .expect?:
                 sawBody = true
@@ -94,6 +94,9 @@ private struct LineReader {
     }
 
     mutating func readLine(number: Int) throws(LineError) -> Scenario.Line {
+        if let invalid = SourceFile.firstInvalidUTF8(bytes[...]) {
+            throw LineError(offset: invalid, message: "invalid UTF-8; expected UTF-8 text")
+        }
         skipSpaces()
         if atEnd { return Scenario.Line(nil, number: number) }
         if bytes[index] == UInt8(ascii: "#") {
@@ -115,7 +118,14 @@ private struct LineReader {
 
     private mutating func readStatement(_ verb: String, at verbStart: Int) throws(LineError) -> Scenario.Statement {
         switch verb {
-        case "survey": return .survey(try readID("the survey file's path"))
+        case "survey":
+            skipSpaces()
+            let start = index
+            let path = try readID("the survey file's path")
+            guard !path.isEmpty else {
+                throw LineError(offset: start, message: "an empty survey path; expected the survey file's path, relative to this scenario")
+            }
+            return .survey(path)
         case "today":
             let start = index
             let text = try readID("a date as yyyy-MM-dd")
@@ -165,6 +175,7 @@ private struct LineReader {
         case "quit": return .action(.app(.quit))
         case "resume": return .action(.app(.resume))
         case "expect": return .expect(try readExpectation())
+        case "check": return .check(try readCheck())
         default:
             let suggestion = Spelling.suggestion(for: verb, in: ScenarioSyntax.allVerbs)
             throw LineError(
@@ -196,6 +207,26 @@ private struct LineReader {
                 offset: start,
                 message: "unknown expectation '\(kind)'\(suggestion); expected one of \(ScenarioSyntax.expectations.joined(separator: ", "))")
         }
+    }
+
+    /// `check ID` (a built-in property) or `check ASSERTION` (the rest of the line, read against the survey
+    /// when the scenario runs).
+    private mutating func readCheck() throws(LineError) -> Scenario.Check {
+        skipSpaces()
+        let start = index
+        let word = readBare()
+        if ScenarioSyntax.assertionWords.contains(word) {
+            let text = rest(from: start)
+            index = bytes.count
+            return .assertion(String(text.reversed().drop { $0 == " " || $0 == "\t" }.reversed()))
+        }
+        let isID = !word.isEmpty && word.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+        guard isID else {
+            throw LineError(
+                offset: start,
+                message: "\(word.isEmpty ? "nothing" : "'\(word)'") after 'check'; expected a built-in property id as fuzz prints it (e.g. hidden-answer-submitted) or an assertion: whenever …, always …, payload never contains …")
+        }
+        return .builtIn(word)
     }
 
     // MARK: tokens

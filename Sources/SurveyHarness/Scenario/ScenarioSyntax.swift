@@ -6,7 +6,9 @@ enum ScenarioSyntax {
         "answer", "clear", "next", "back", "goto", "submit", "custom", "add", "remove", "skip", "launch", "foreground", "wait", "consent",
         "quit", "resume",
     ]
-    static let headerVerbs = ["survey", "today", "profile", "option"]
+    static let headerVerbs = ["survey", "today", "profile", "option", "check"]
+    /// The words that start an author's assertion, as in a properties file.
+    static let assertionWords = ["whenever", "always", "payload"]
     static let expectations = ["visible", "hidden", "current", "answer", "payload", "submittable"]
     static var allVerbs: [String] { headerVerbs + actionVerbs + ["expect"] }
 
@@ -21,6 +23,24 @@ enum ScenarioSyntax {
                 scalar.properties.isWhitespace || scalar.value < 0x20 || "\"#[]{}".unicodeScalars.contains(scalar)
             }
         return needsQuotes ? CanonicalJSON.quote(id) : id
+    }
+
+    /// Text written into a `#` comment (a generated header naming ids, paths and messages), with every
+    /// control character escaped as JSON escapes it: a newline in an id must not end the comment and start
+    /// a statement (`"x\nsurvey /etc/passwd #"`).
+    static func comment(_ text: String) -> String {
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": escaped += "\\n"
+            case "\r": escaped += "\\r"
+            case "\t": escaped.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}":
+                escaped += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16).uppercased()
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
     }
 
     static func text(of action: Action) -> String {
@@ -103,6 +123,8 @@ enum ScenarioSyntax {
         case .option(let name, let value): "option \(id(name)) \(id(value))"
         case .action(let action): text(of: action)
         case .expect(let expectation): text(of: expectation)
+        case .check(.builtIn(let property)): "check \(property)"
+        case .check(.assertion(let text)): "check \(text)"
         }
     }
 }

@@ -11,11 +11,23 @@ public enum RecordMode: String, CaseIterable, Sendable {
 
     public static let environmentVariable = "SURVEY_REPLAY_RECORD"
 
+    /// A value that names no mode, in `--record` or the environment variable: the same error for both.
+    public struct Invalid: Error, Sendable {
+        public let message: String
+
+        public init(_ value: String, in source: String) {
+            message = "'\(value)' is not a valid MODE for \(source); expected one of \(RecordMode.allCases.map(\.rawValue).joined(separator: ", "))"
+        }
+    }
+
     /// The mode to use: the flag wins; otherwise `never` when `CI` is set (so that retries on CI cannot
-    /// pass by recording), else the environment variable, else `missing`.
-    public static func resolve(flag: RecordMode?, environment: [String: String]) -> (mode: RecordMode, note: String?) {
+    /// pass by recording), else the environment variable, else `missing`. A variable that names no mode is
+    /// an error even where the flag or CI overrides it, rather than a setting silently ignored.
+    public static func resolve(flag: RecordMode?, environment: [String: String]) throws(Invalid) -> (mode: RecordMode, note: String?) {
+        let text = environment[environmentVariable].flatMap { $0.isEmpty ? nil : $0 }
+        let requested = text.flatMap(RecordMode.init(rawValue:))
+        if let text, requested == nil { throw Invalid(text, in: environmentVariable) }
         if let flag { return (flag, nil) }
-        let requested = environment[environmentVariable].flatMap(RecordMode.init(rawValue:))
         if isCI(environment) {
             let note = requested.map { $0 == .never ? nil : "\(environmentVariable)=\($0.rawValue) is ignored because CI is set; pass --record \($0.rawValue) to record on CI" } ?? nil
             return (.never, note)

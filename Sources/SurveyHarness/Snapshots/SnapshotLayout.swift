@@ -1,4 +1,5 @@
 import Foundation
+import SurveyCore
 
 /// Where goldens live: `Snapshots/` mirrors `Scenarios/`, with `.snap` for `.scenario`, and a pending
 /// `.snap.new` beside a golden that no longer matches.
@@ -54,5 +55,36 @@ public struct SnapshotLayout: Sendable {
 public enum GoldenFile {
     public static func text(of trace: Trace, scenarioName: String) -> String {
         "# survey-replay golden of \(scenarioName).scenario; update with: survey-replay test --record failed\n" + trace.text
+    }
+
+    /// The golden at `path`, or nil when there is none. It is read like every input (a symbolic link loop,
+    /// a named pipe or a directory is an error, never taken for a missing golden), and with line endings
+    /// read as LF, so that a checkout that turned them into CRLF still matches; goldens are written with LF.
+    public static func read(_ path: String) throws(InputError) -> String? {
+        var info = stat()
+        if lstat(path, &info) != 0, errno == ENOENT { return nil }
+        if stat(path, &info) != 0, errno == ENOENT { return nil }
+        let text = String(decoding: try InputFiles.read(path).bytes, as: UTF8.self)
+        return text.contains("\r\n") ? text.replacingOccurrences(of: "\r\n", with: "\n") : text
+    }
+
+    /// The git conflict markers a bad merge left in a golden (`<<<<<<<`, `=======`, `>>>>>>>`, in that
+    /// order), as an error at the first one; nil when there are none.
+    public static func conflict(in text: String, path: String) -> Diagnostic? {
+        var start: Int?
+        var middle = false
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if line.hasPrefix("<<<<<<<"), start == nil {
+                start = index + 1
+            } else if line.hasPrefix("======="), start != nil {
+                middle = true
+            } else if line.hasPrefix(">>>>>>>"), let start, middle {
+                return Diagnostic(
+                    file: path, position: SourcePosition(line: start, column: 1),
+                    message: "a git merge conflict: lines \(start) to \(index + 1) hold two versions between '<<<<<<<' and '>>>>>>>'; expected one golden",
+                    hint: "resolve the conflict in the file, or record the golden afresh with 'survey-replay test --record all' on its scenario")
+            }
+        }
+        return nil
     }
 }

@@ -25,13 +25,17 @@ public struct SuiteRunner: Sendable {
         var (files, problems) = ScenarioDiscovery.find(roots, extension: "scenario")
         files.sort()
         var scenarios: [(name: String, path: String)] = []
+        var filteredOut: [String] = []
         for file in files {
             guard let name = layout.name(ofScenario: file) else {
                 problems.append(
                     Diagnostic(file: file, position: nil, message: "is not under the scenarios folder \(layout.scenariosRoot)/; expected scenarios there (or pass --scenarios DIR)"))
                 continue
             }
-            if let filter, !name.contains(filter) { continue }
+            if let filter, !name.contains(filter) {
+                filteredOut.append(name)
+                continue
+            }
             scenarios.append((name, file))
         }
         let cache = SurveyCache(registry: registry)
@@ -48,7 +52,8 @@ public struct SuiteRunner: Sendable {
             runOne(name: work[index].name, path: work[index].path, cache: cache)
         }
         return SuiteResult(
-            reports: reports, obsolete: obsoleteScan.value, removedTemporaries: cleanup.value, problems: problems, mode: mode)
+            reports: reports, obsolete: obsoleteScan.value, removedTemporaries: cleanup.value, problems: problems, mode: mode,
+            filteredOut: filteredOut)
     }
 
     private func runOne(name: String, path: String, cache: SurveyCache) -> ScenarioReport {
@@ -57,8 +62,7 @@ public struct SuiteRunner: Sendable {
         let survey: any Survey
         do throws(InputError) {
             scenario = try ScenarioParser.parse(InputFiles.read(path))
-            guard let surveyPath = scenario.surveyPath else { throw InputError([]) }
-            survey = try cache.survey(at: InputFiles.resolve(surveyPath, relativeTo: path))
+            survey = try ScenarioRunner(registry: registry).loadSurvey(of: scenario) { (file: String) throws(InputError) in try cache.survey(at: file) }
         } catch {
             report.invalid = error.diagnostics
             return report
@@ -82,7 +86,11 @@ public struct SuiteRunner: Sendable {
     private func compareAndRecord(_ text: String, name: String) throws(InputError) -> GoldenOutcome {
         let goldenPath = layout.goldenPath(name)
         let pendingPath = layout.pendingPath(name)
-        let existing = FileManager.default.contents(atPath: goldenPath).map { String(decoding: $0, as: UTF8.self) }
+        let existing = try GoldenFile.read(goldenPath)
+        // A golden a bad merge left in two versions is not a difference to record over: only 'all' replaces it.
+        if let existing, mode != .all, let conflict = GoldenFile.conflict(in: existing, path: goldenPath) {
+            throw InputError(conflict)
+        }
         guard let existing else {
             if mode == .never { return .missing }
             try AtomicFile.write(text, to: goldenPath)
@@ -168,6 +176,8 @@ public struct SuiteResult: Sendable {
     /// Problems finding scenarios (missing paths, symlink loops, files outside the scenarios root).
     public let problems: [Diagnostic]
     public let mode: RecordMode
+    /// The names of the scenarios found that the filter left out.
+    public var filteredOut: [String] = []
 
     public var hasInvalidInput: Bool { !problems.isEmpty || reports.contains { !$0.invalid.isEmpty } }
     public var failedCount: Int { reports.filter { !$0.passed }.count }

@@ -93,6 +93,15 @@ public struct Comparer {
         }.sorted { ($0.actions.count, $0.question) < ($1.actions.count, $1.question) }
     }
 
+    /// Whether every action of a path fits one side's survey (none is a stale step there): a path saved as a
+    /// scenario must replay on the version it names.
+    public func fits(_ actions: [Action], onOld: Bool) -> Bool {
+        let session = onOld ? old.makeSession(oldSettings) : new.makeSession(newSettings)
+        return actions.allSatisfy { action in
+            if case .doesNotFit = session.perform(action).outcome { false } else { true }
+        }
+    }
+
     /// The first step after which the two versions differ, as a difference whose path ends there.
     public func firstDifference(_ actions: [Action]) -> Difference? {
         let left = old.makeSession(oldSettings)

@@ -113,17 +113,23 @@ public struct Fuzzer {
         return result
     }
 
-    /// Reruns the walk a token names and reports its findings, shrunk.
-    public func replay(_ token: ReplayToken) -> [Report] {
+    /// Reruns the walk a token names: its statistics, and its findings shrunk.
+    public func replay(_ token: ReplayToken) -> Result {
         var walker = walker()
         let outcome = walk(token.walk, using: &walker)
+        var result = Result(walks: 1)
+        result.steps = outcome.actions.count
+        result.submitted = outcome.submitted ? 1 : 0
+        result.distinctPaths = 1
+        result.distinctVisibleLists = Set(outcome.visibleLists).count
         var seen: Set<String> = []
-        return outcome.findings.compactMap { step, finding in
+        result.findings = outcome.findings.compactMap { step, finding in
             guard seen.insert(finding.key).inserted else { return nil }
             return Report(
                 finding: finding, firstWalk: token.walk, walks: 1, originalSteps: outcome.actions.count,
                 shrunk: shrink(outcome.choices, failedAt: step, key: finding.key, property: finding.property), token: token)
         }
+        return result
     }
 
     private func shrink(_ choices: [[Int]], failedAt step: Int, key: String, property: String) -> [Action] {

@@ -15,6 +15,8 @@ public struct PropertiesFile: Sendable {
     public struct Property: Sendable {
         public let name: String
         public let line: Int
+        /// The assertion as written (what a scenario's `check` line carries).
+        public let text: String
         public let assertion: Assertion
     }
 
@@ -39,6 +41,13 @@ public struct PropertiesFile: Sendable {
         var lastComment: String?
         let known = Set(survey.questionIDs)
         for number in 1...file.lineCount {
+            let start = file.offset(ofLine: number)
+            let end = number < file.lineCount ? file.offset(ofLine: number + 1) : file.bytes.count
+            if let invalid = SourceFile.firstInvalidUTF8(file.bytes[start..<end]) {
+                problems.append(Diagnostic(file: file.path, position: file.position(of: start + invalid), message: "invalid UTF-8; expected UTF-8 text"))
+                lastComment = nil
+                continue
+            }
             let text = file.line(number)
             let trimmed = text.drop { $0 == " " || $0 == "\t" }
             if trimmed.isEmpty {
@@ -52,7 +61,10 @@ public struct PropertiesFile: Sendable {
             var reader = PropertyLineReader(file: file, line: number, known: known, survey: survey)
             do throws(InputError) {
                 let assertion = try reader.readAssertion()
-                properties.append(Property(name: lastComment ?? "\(file.path):\(number)", line: number, assertion: assertion))
+                properties.append(
+                    Property(
+                        name: lastComment ?? "\(file.path):\(number)", line: number,
+                        text: String(String(trimmed).reversed().drop { $0 == " " || $0 == "\t" }.reversed()), assertion: assertion))
             } catch {
                 problems += error.diagnostics
             }

@@ -13,7 +13,7 @@ enum BenchCommand {
             .flag("--json", help: "Print the figures as JSON (keys documented in the README)."),
             .value("--runs", "N", help: "Repetitions of each figure (default 5); min, median and max are reported."),
             .flag("--quick", help: "Smaller workloads (for a smoke test, not for the figures)."),
-            .value("--survey", "FILE", help: "The small survey for walk and replay speed (default Scenarios/checkin/checkin.json)."),
+            .value("--survey", "SURVEY", help: "The small survey for walk and replay speed (default Scenarios/checkin/checkin.json)."),
             .value("--corpus", "DIR", help: "Survey files whose covering scenarios 'generate' is measured on (default ../shared/corpus)."),
             .value("--only", "PART", help: "Measure one part only (to profile it).", choices: BenchReport.Part.allCases.map(\.rawValue)),
         ],

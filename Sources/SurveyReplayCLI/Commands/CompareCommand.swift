@@ -18,7 +18,7 @@ enum CompareCommand {
             .value("--seed", "S", help: "Seed of the walks (default 1)."),
             .value("--max-steps", "K", help: "Steps per walk at most (default 100)."),
             .value("--today", "DATE", help: "The clock as yyyy-MM-dd (default 2026-01-01)."),
-            .value("--save", "DIR", help: "Write each difference's path into DIR as a scenario of the new version."),
+            .value("--save", "DIR", help: "Write each difference's path into DIR as a scenario of the version it replays on (the new one when both)."),
             .flag("--json", help: "Print the differences as JSON."),
         ] + WalkOptions.engineOptions,
         discussion: """
@@ -67,7 +67,9 @@ enum CompareCommand {
         let invocationText = "\(oldPath)\(newPath == oldPath ? "" : " " + newPath)\(profiles.map { " --profiles \($0.old),\($0.new)" } ?? "")"
 
         func scenario(_ difference: Comparer.Difference, path: String?) -> Scenario {
-            let walkedOnOld = difference.walkedOnOld == true
+            // A path replayed on both is a scenario of the new version, unless the new version cannot take it
+            // (an option renamed): then it is one of the old version, where it replays.
+            let walkedOnOld = difference.walkedOnOld ?? !comparer.fits(difference.actions, onOld: false)
             let surveyPath = walkedOnOld ? oldPath : newPath
             let reference = path.map { InputFiles.relativePath(of: surveyPath, fromFolder: InputFiles.folder(of: $0)) } ?? surveyPath
             return Scenario.make(

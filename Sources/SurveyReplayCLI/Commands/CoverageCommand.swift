@@ -54,11 +54,12 @@ enum CoverageCommand {
         }
         if !problems.isEmpty { throw InputError(problems) }
         let console = invocation.console
-        for (path, recorder) in surveys { console.out(CoverageTable.text(path: path, recorder) + "\n") }
-        if let file = arguments.value("--json") { try AtomicFile.write(CanonicalJSON.pretty(CoverageFile.json(surveys)) + "\n", to: file) }
-        if let file = arguments.value("--lcov") { try AtomicFile.write(LCOVReport.text(surveys), to: file) }
-        if let file = arguments.value("--cobertura") { try AtomicFile.write(CoberturaReport.xml(surveys), to: file) }
-        if let file = arguments.value("--dot") { try AtomicFile.write(CoverageDOT.text(surveys), to: file) }
+        let out = invocation.reportWriter(besides: ["--json", "--lcov", "--cobertura", "--dot"].map(arguments.value))
+        for (path, recorder) in surveys { out(CoverageTable.text(path: path, recorder) + "\n") }
+        if let file = arguments.value("--json") { try invocation.write(CanonicalJSON.pretty(CoverageFile.json(surveys)) + "\n", toFile: file) }
+        if let file = arguments.value("--lcov") { try invocation.write(LCOVReport.text(surveys), toFile: file) }
+        if let file = arguments.value("--cobertura") { try invocation.write(CoberturaReport.xml(surveys), toFile: file) }
+        if let file = arguments.value("--dot") { try invocation.write(CoverageDOT.text(surveys), toFile: file) }
         if let folder = arguments.value("--html") {
             let walks = arguments.value("--walks") == nil ? 0 : try WalkOptions.positive(arguments, "--walks", default: 0, command: "coverage")
             var input = try ReportCommand.makeInput(
@@ -79,20 +80,32 @@ enum CoverageCommand {
         return ExitCode.success
     }
 
-    /// Adds the counts of saved coverage files, survey by survey.
+    /// Adds the counts of saved coverage files, survey by survey. Every refusal is located in the coverage
+    /// file: a survey it names that cannot be loaded, counts of a survey that changed since, counts that add
+    /// up past the largest a coverage file holds.
     private static func merge(_ files: [String]) throws -> [(path: String, recorder: CoverageRecorder)] {
         guard !files.isEmpty else { throw UsageError(message: "coverage merge needs coverage JSON files", command: "coverage") }
         var merged: [(path: String, recorder: CoverageRecorder)] = []
         for file in files {
-            for (path, counts) in try CoverageFile.read(InputFiles.read(file)) {
+            for entry in try CoverageFile.read(InputFiles.read(file)) {
                 let recorder: CoverageRecorder
-                if let known = merged.first(where: { $0.path == path }) {
+                if let known = merged.first(where: { $0.path == entry.path }) {
                     recorder = known.recorder
                 } else {
-                    recorder = CoverageRecorder(plan: try FormatRegistry.standard.load(InputFiles.read(path)).coveragePlan())
-                    merged.append((path, recorder))
+                    let survey: any Survey
+                    do {
+                        survey = try FormatRegistry.standard.load(InputFiles.read(entry.path))
+                    } catch {
+                        let located = entry.survey.error("the survey this coverage was counted on cannot be loaded; expected \(entry.path) where the file says (paths are relative to the folder coverage merge runs in)")
+                        throw InputError(located.diagnostics + error.diagnostics)
+                    }
+                    recorder = CoverageRecorder(plan: survey.coveragePlan())
+                    merged.append((entry.path, recorder))
                 }
-                recorder.merge(try CoverageFile.counts(counts, plan: recorder.plan))
+                if recorder.merge(try CoverageFile.counts(entry, plan: recorder.plan)) {
+                    throw entry.counts.error(
+                        "adding these counts passes \(CoverageCounts.maximum), the largest count a coverage file holds; expected counts that add up to less")
+                }
             }
         }
         return merged

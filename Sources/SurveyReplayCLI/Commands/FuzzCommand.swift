@@ -13,7 +13,7 @@ enum FuzzCommand {
             .value("--walks", "N", help: "Number of walks (default 100)."),
             .value("--seed", "S", help: "Seed of the walks (default 1); the same seed gives the same walks everywhere."),
             .value("--max-steps", "K", help: "Steps per walk at most (default 100)."),
-            .value("--properties", "FILE", help: "The author's properties to check after every step (see the README)."),
+            .value("--properties", "FILE", help: "The author's properties to check after every step (see the README).", completion: .file(extensions: ["properties"])),
             .value("--save-failures", "DIR", help: "Write each finding's shrunk scenario into DIR."),
             .value("--shard", "I/N", help: "Run only shard I of N (1-based): the shards together run exactly the whole run."),
             .value("--replay", "TOKEN", help: "Rerun only the walk a token names (printed with each finding)."),
@@ -74,7 +74,7 @@ enum FuzzCommand {
         let console = invocation.console
         let result: Fuzzer.Result
         if let replay {
-            result = Fuzzer.Result(walks: 1, findings: fuzzer.replay(replay))
+            result = fuzzer.replay(replay)
         } else {
             let progress: ((Int, Int) -> Void)? = console.isTerminal ? { done, total in
                 if done % 50 == 0 || done == total { console.error("\r\u{1B}[K[walk \(done)/\(total)]") }
@@ -91,13 +91,14 @@ enum FuzzCommand {
                 try AtomicFile.write(report.scenario(for: finding, writtenTo: path).text, to: path)
             }
         }
+        let out = invocation.reportWriter(besides: [arguments.value("--junit")])
         if arguments.flag("--json") {
-            console.out(CanonicalJSON.pretty(report.json) + "\n")
+            out(CanonicalJSON.pretty(report.json) + "\n")
         } else {
-            console.out(report.text(color: invocation.usesColor))
+            out(report.text(color: invocation.usesColor))
         }
         if let junit = arguments.value("--junit") {
-            try AtomicFile.write(report.junit.xml, to: junit)
+            try invocation.write(report.junit.xml, toFile: junit)
         }
         if let folder = arguments.value("--html") {
             let input = ReportInput(

@@ -9,7 +9,11 @@ enum FuzzParsersCommand {
     static let spec = CommandSpec(
         name: "fuzz-parsers",
         summary: "Feed every parser mutated files; catch crashes, hangs and unlocated errors.",
-        operands: [.init("TARGET", help: "Targets to run (default: all; --list names them).", optional: true, repeated: true)],
+        operands: [
+            .init(
+                "TARGET", help: "Targets to run (default: all; --list names them).", optional: true, repeated: true,
+                completion: .choices(FuzzTargets.all().map(\.name)))
+        ],
         options: [
             .flag("--list", help: "List the targets and their seed counts."),
             .value("--runs", "N", help: "Inputs per target at most (default 2000)."),
@@ -25,7 +29,9 @@ enum FuzzParsersCommand {
         ],
         discussion: """
             Targets: json (the located JSON scanner), one per survey format (load, lint and three checked walks),
-            scenario, properties, golden, coverage (coverage merge files) and payload (import). Seeds are the
+            scenario, properties, golden, coverage (coverage merge files) and payload (import); output (writing
+            to odd names and over devices, pipes, links, sockets and folders) and fifo (every reader given a
+            path that is not a regular file, which it must refuse at once). Seeds are the
             project's files under Scenarios/ and Snapshots/ and the corpus. Each input is made from the seed and
             its run number alone (byte flips, special tokens, deletions, duplications, truncation, splices, and
             for JSON structural changes such as nesting far past the depth limit), so any failure is made again

@@ -22,6 +22,15 @@ struct FuzzReport {
         return "survey-replay fuzz \(surveyPath) --replay \(report.token.text)\(configuration.properties.map { " --properties \($0.path)" } ?? "")\(profile)\(options)"
     }
 
+    /// The `check` lines a saved finding carries, so that the scenario keeps failing in `test` until the
+    /// survey is fixed: the property it broke (for an author's property, the assertion as written). A
+    /// warning (a hazard without --strict) carries none.
+    func checks(for finding: Finding) -> [Scenario.Check] {
+        guard fails(finding) else { return [] }
+        guard finding.kind == .property else { return [.builtIn(finding.property)] }
+        return (configuration.properties?.properties ?? []).filter { $0.name == finding.property }.map { .assertion($0.text) }
+    }
+
     func scenario(for report: Fuzzer.Report, writtenTo path: String?) -> Scenario {
         let reference = path.map { InputFiles.relativePath(of: surveyPath, fromFolder: InputFiles.folder(of: $0)) } ?? surveyPath
         return Scenario.make(
@@ -31,7 +40,7 @@ struct FuzzReport {
                 report.finding.message,
                 "Replay the walk: \(replayCommand(report))",
             ],
-            actions: report.shrunk)
+            checks: checks(for: report.finding), actions: report.shrunk)
     }
 
     func fileName(for report: Fuzzer.Report) -> String {

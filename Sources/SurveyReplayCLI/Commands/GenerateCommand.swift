@@ -51,7 +51,8 @@ enum GenerateCommand {
             settings: try WalkOptions.settings(arguments, today: today, command: "generate", for: [survey]))
         let result = ScenarioGenerator(survey: survey, configuration: configuration).run()
 
-        let stem = ((surveyPath as NSString).lastPathComponent as NSString).deletingPathExtension
+        let name = InputFiles.name(of: surveyPath)
+        let stem = name.lastIndex(of: ".").flatMap { $0 > name.startIndex ? String(name[..<$0]) : nil } ?? name
         let width = max(2, String(result.scenarios.count).count)
         var written: [String] = []
         for (index, scenario) in result.scenarios.enumerated() {

@@ -32,8 +32,9 @@ enum LintCommand {
             Survey paths in it are relative to its folder. Rules disabled there or with --disable are not
             reported; --severity overrides the file's.
 
-            Exit codes: 0 no errors shown (warnings and notes allowed); 1 an error was found; 2 bad usage, an
-            unreadable file, or a malformed lint config.
+            Exit codes: 0 no errors shown (warnings and notes allowed); 1 an error was found; 2 bad usage, a
+            malformed lint config, or a file that cannot be read or is malformed (not JSON, or JSON of no
+            survey format).
             """,
         run: run)
 
@@ -51,6 +52,7 @@ enum LintCommand {
         let explicit = try arguments.value("--config").map { path throws(InputError) in try LintConfig.read(InputFiles.read(path), rules: Set(rules.keys)) }
         var configs: [String: LintConfig] = [:]
         var all: [Diagnostic] = []
+        var malformed = false
         for path in arguments.operands {
             let file = try InputFiles.read(path)
             var config = explicit ?? LintConfig()
@@ -59,7 +61,15 @@ enum LintCommand {
                 config = configs[found]!
             }
             let settings = config.applying(to: path, commandLine: commandLine)
-            all += registry.lint(file).findings.filter(settings.shows)
+            let (format, findings) = registry.lint(file)
+            // No format recognized it: not JSON, or JSON of no survey format. That is a malformed file
+            // (exit 2, as on every command), not a finding about a survey, and it is always shown.
+            if format == nil {
+                malformed = true
+                all += findings
+            } else {
+                all += findings.filter(settings.shows)
+            }
         }
         let console = invocation.console
         switch arguments.flag("--json") ? "json" : arguments.value("--format") ?? "text" {
@@ -92,6 +102,7 @@ enum LintCommand {
             }
             console.out("\(count(.error, "error")), \(count(.warning, "warning")), \(count(.note, "note"))\n")
         }
+        if malformed { return ExitCode.badInput }
         return all.contains { $0.severity == .error } ? ExitCode.failure : ExitCode.success
     }
 }

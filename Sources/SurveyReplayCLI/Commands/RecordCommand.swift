@@ -27,16 +27,23 @@ enum RecordCommand {
         let survey = try FormatRegistry.standard.load(InputFiles.read(surveyPath))
         let today = try ScenarioOutput.today(invocation, command: "record")
         let console = invocation.console
-        let promptsToOut = invocation.arguments.value("-o") != nil
+        let promptsToOut = ScenarioOutput.outputFile(invocation) != nil
         let settings = try WalkOptions.settings(invocation.arguments, today: today, command: "record", for: [survey])
         let recorder = Recorder(survey: survey, settings: settings)
         let actions = recorder.run(read: { readLine(strippingNewline: true) }, write: { promptsToOut ? console.out($0) : console.error($0) })
         try ScenarioOutput.write(
             actions, surveyPath: surveyPath, settings: settings,
-            header: ["Recorded with survey-replay record on \(today) from \(surveyPath)."], invocation: invocation)
-        if let output = invocation.arguments.value("-o") {
+            header: [recordedHeader(surveyPath: surveyPath, today: today, clockGiven: invocation.arguments.value("--today") != nil)],
+            invocation: invocation)
+        if let output = ScenarioOutput.outputFile(invocation) {
             console.out("saved \(actions.count) action\(actions.count == 1 ? "" : "s") to \(output)\n")
         }
         return ExitCode.success
+    }
+
+    /// The header line: the day of the recording when it is known, which `--today` (the scenario's clock)
+    /// is not; the `today` line below it gives the clock either way.
+    static func recordedHeader(surveyPath: String, today: CalendarDate, clockGiven: Bool) -> String {
+        "Recorded with survey-replay record from \(surveyPath)" + (clockGiven ? "; the clock is set by --today." : " on \(today).")
     }
 }

@@ -7,7 +7,7 @@ enum ReviewCommand {
     static let spec = CommandSpec(
         name: "review",
         summary: "Show, accept or reject pending golden updates (.snap.new files).",
-        operands: [.init("PATH", help: "Pending files or folders (default: the snapshots folder).", optional: true, repeated: true)],
+        operands: [.init("PATH", help: "Pending files or folders (default: the snapshots folder).", optional: true, repeated: true, completion: .file(extensions: ["new"]))],
         options: [
             .flag("--accept", help: "Replace each golden with its pending file."),
             .flag("--reject", help: "Delete each pending file, keeping the golden."),
@@ -43,8 +43,8 @@ enum ReviewCommand {
                 AtomicFile.remove(file)
                 console.out("rejected \(file)\n")
             } else {
-                let old = FileManager.default.contents(atPath: golden).map { String(decoding: $0, as: UTF8.self) } ?? ""
-                let new = FileManager.default.contents(atPath: file).map { String(decoding: $0, as: UTF8.self) } ?? ""
+                let old = try GoldenFile.read(golden) ?? ""
+                let new = try GoldenFile.read(file) ?? ""
                 console.out("pending \(file)\n")
                 console.out(LineDiff.unified(old: old, new: new, oldName: golden, newName: file, color: color))
             }

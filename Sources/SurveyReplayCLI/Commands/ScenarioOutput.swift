@@ -17,13 +17,29 @@ enum ScenarioOutput {
         return date
     }
 
-    /// Writes the scenario for `actions` to `-o FILE` (atomically) or standard output. The survey path in
-    /// it is relative to the scenario's folder.
+    /// The `-o FILE` given, or nil for standard output (no `-o`, `-o -`, or a name of it such as /dev/stdout).
+    static func outputFile(_ invocation: Invocation) -> String? {
+        invocation.arguments.value("-o").flatMap { $0 == "-" || AtomicFile.descriptor(named: $0) == STDOUT_FILENO ? nil : $0 }
+    }
+
+    /// Writes the scenario for `actions` to `-o FILE` (atomically) or standard output. The survey path in it
+    /// is relative to the folder the scenario is written to, as a scenario reads it: that of `-o FILE`, or of
+    /// the file standard output is redirected to (`> Scenarios/x/new.scenario`). Into a pipe it stays as
+    /// given, with a note saying so.
     static func write(
         _ actions: [Action], surveyPath: String, settings: SessionSettings, header: [String], invocation: Invocation
     ) throws {
-        let output = invocation.arguments.value("-o")
-        let surveyReference = output.map { InputFiles.relativePath(of: surveyPath, fromFolder: InputFiles.folder(of: $0)) } ?? surveyPath
+        let output = outputFile(invocation)
+        let surveyReference: String
+        if let home = output ?? invocation.console.outputFile {
+            surveyReference = InputFiles.relativePath(of: surveyPath, fromFolder: InputFiles.folder(of: home))
+        } else {
+            surveyReference = surveyPath
+            if !surveyPath.hasPrefix("/"), !invocation.console.isTerminal {
+                invocation.console.error(
+                    "note: the scenario's survey line is '\(surveyPath)', relative to the current folder; a scenario reads it relative to its own folder, so write it with -o FILE (or redirect into the file) to have the path made for where it is saved\n")
+            }
+        }
         let scenario = Scenario.make(path: output ?? "-", surveyPath: surveyReference, settings: settings, header: header, actions: actions)
         if let output {
             try AtomicFile.write(scenario.text, to: output)

@@ -8,11 +8,11 @@ enum TestCommand {
     static let spec = CommandSpec(
         name: "test",
         summary: "Replay every scenario and compare it with its golden snapshot (the default command).",
-        operands: [.init("PATH", help: "Scenario files or folders (default: the scenarios folder).", optional: true, repeated: true)],
+        operands: [.init("PATH", help: "Scenario files or folders (default: the scenarios folder).", optional: true, repeated: true, completion: .file(extensions: ["scenario"]))],
         options: [
             .value("--record", "MODE", help: "When to write goldens; default missing, or never when CI is set.", choices: RecordMode.allCases.map(\.rawValue)),
             .value("--jobs", "N", help: "Scenarios to run at once (default: the number of CPUs); output order is fixed."),
-            .value("--filter", "TEXT", help: "Only scenarios whose name (folder/name) contains TEXT."),
+            .value("--filter", "TEXT", help: "Only scenarios whose name (folder/name) contains TEXT; none is an error."),
             .value("--junit", "FILE", help: "Also write a JUnit XML report to FILE."),
             ReportCommand.htmlOption,
             .flag("--fail-on-obsolete", help: "Fail when a golden has no scenario (the default when CI is set)."),
@@ -31,16 +31,27 @@ enum TestCommand {
               never    write nothing; a missing or different golden fails
             Settle pending .snap.new files with 'survey-replay review --accept' or '--reject'.
 
-            Exit codes: 0 every scenario held; 1 a golden differs or is missing, an expectation failed, or
-            (with --fail-on-obsolete) a golden has no scenario; 2 a file is missing or malformed, or a scenario
-            is stale (no longer fits its survey).
+            Golden files are read whatever their line endings (a checkout with CRLF still matches) and written
+            with LF. A golden left with git conflict markers is an error naming them; only --record all
+            replaces it.
+
+            Exit codes: 0 every scenario held; 1 a golden differs or is missing, an expectation or a check
+            failed, or (with --fail-on-obsolete) a golden has no scenario; 2 bad usage (a --filter that matches
+            no scenario, an unknown record mode in --record or SURVEY_REPLAY_RECORD), a file that is missing or
+            malformed (a golden with conflict markers too), or a scenario that is stale (no longer fits its
+            survey).
             """,
         run: run)
 
     static func run(_ invocation: Invocation) throws -> Int32 {
         let arguments = invocation.arguments
         let console = invocation.console
-        let (mode, note) = RecordMode.resolve(flag: arguments.value("--record").flatMap(RecordMode.init(rawValue:)), environment: invocation.environment)
+        let (mode, note): (RecordMode, String?)
+        do {
+            (mode, note) = try RecordMode.resolve(flag: arguments.value("--record").flatMap(RecordMode.init(rawValue:)), environment: invocation.environment)
+        } catch {
+            throw UsageError(message: error.message, command: "test")
+        }
         if let note { console.error("note: \(note)\n") }
         var jobs = ProcessInfo.processInfo.activeProcessorCount
         if let text = arguments.value("--jobs") {
@@ -62,20 +73,27 @@ enum TestCommand {
         }
         let result = runner.run(paths: arguments.operands, progress: progress)
         if showProgress { console.error("\r\u{1B}[K") }
+        if let filter = runner.filter, result.reports.isEmpty, result.problems.isEmpty {
+            let names = result.filteredOut
+            let hint = Spelling.nearest(to: filter, in: names).map { "; did you mean '\($0)'?" }
+                ?? names.first.map { "; expected part of a name such as '\($0)'" } ?? "; there are no scenarios there"
+            throw UsageError(message: "--filter '\(filter)' matches none of the \(names.count) scenario\(names.count == 1 ? "" : "s")\(hint)", command: "test")
+        }
 
         let style = Style(color: invocation.usesColor)
         for problem in result.problems { console.error(problem.description + "\n") }
-        for report in result.reports { console.out(describe(report, mode: mode, style: style)) }
+        let out = invocation.reportWriter(besides: [arguments.value("--junit")])
+        for report in result.reports { out(describe(report, mode: mode, style: style)) }
         for path in result.obsolete {
-            console.out("\(style.paint(failOnObsolete ? "FAIL" : "warn", failOnObsolete ? .red : .yellow))    obsolete snapshot \(path): no scenario for it\n")
+            out("\(style.paint(failOnObsolete ? "FAIL" : "warn", failOnObsolete ? .red : .yellow))    obsolete snapshot \(path): no scenario for it\n")
         }
         for path in result.removedTemporaries {
-            console.out("note    removed \(path): a temporary file left by an interrupted run\n")
+            out("note    removed \(path): a temporary file left by an interrupted run\n")
         }
-        console.out(summary(result, failOnObsolete: failOnObsolete) + "\n")
+        out(summary(result, failOnObsolete: failOnObsolete) + "\n")
 
         if let junit = arguments.value("--junit") {
-            try AtomicFile.write(JUnitReport.xml(result, failOnObsolete: failOnObsolete), to: junit)
+            try invocation.write(JUnitReport.xml(result, failOnObsolete: failOnObsolete), toFile: junit)
         }
         if let folder = arguments.value("--html") {
             _ = try ReportCommand.write(ReportInput(title: "Scenario suite", suite: result), to: folder, console: console)
@@ -102,7 +120,8 @@ enum TestCommand {
         case nil: text = ""
         }
         if !report.expectationFailures.isEmpty, report.golden.map({ !isFailure($0) }) ?? true {
-            text += text.isEmpty ? ": an expectation failed" : "; an expectation failed"
+            let kinds = Set(report.expectationFailures.map { $0.message.hasPrefix("check ") ? "a check" : "an expectation" }).sorted()
+            text += (text.isEmpty ? ": " : "; ") + kinds.joined(separator: " and ") + " failed"
         }
         text = "\(report.passed ? pass : fail)\(report.passed ? "      " : "    ")\(name)\(text)\n"
         if case .mismatched(_, let golden, let pendingWritten)? = report.golden {

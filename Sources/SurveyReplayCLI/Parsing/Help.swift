@@ -35,14 +35,16 @@ enum Help {
             "\(toolName): record/replay testing for survey definitions (SurveyNative and more).",
             "",
             "Usage: \(toolName) <command> [options] [arguments]",
-            "       \(toolName)              (runs '\(defaultCommand)')",
+            "       \(toolName) [options]    (runs '\(defaultCommand)' with its options)",
+            "       \(toolName) --version",
             "",
             "Commands:",
         ]
         lines += table(commands.map { ($0.name, $0.summary) })
         lines += [
             "",
-            "Run '\(toolName) <command> --help' for a command's options.",
+            "Run '\(toolName) <command> --help' (or '\(toolName) help <command>') for a command's options.",
+            "Shell completion: source <(\(toolName) completion bash), or zsh or fish.",
             "Exit codes: 0 all held; 1 a test, expectation or check failed; 2 bad usage or unreadable/malformed input.",
         ]
         return lines.joined(separator: "\n") + "\n"

@@ -1,0 +1,6 @@
+import SurveyReplayTesting
+import Testing
+
+@Test func surveysBehaveAsRecorded() {
+    assertScenarios(in: "Scenarios")
+}
