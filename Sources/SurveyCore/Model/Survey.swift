@@ -51,6 +51,8 @@ public protocol Survey: Sendable {
     /// (the first value of each is the default).
     var profiles: [String] { get }
     var options: [String: [String]] { get }
+    /// How a trace names the format under these settings (with the engine chosen, where there are several).
+    func format(for settings: SessionSettings) -> String
 }
 
 extension Survey {
@@ -58,6 +60,7 @@ extension Survey {
 
     public var profiles: [String] { [] }
     public var options: [String: [String]] { [:] }
+    public func format(for settings: SessionSettings) -> String { format }
 
     /// Why these settings do not fit the survey (a profile or option its format does not have), or nil.
     public func problem(with settings: SessionSettings) -> String? {
