@@ -330,7 +330,7 @@ struct SageDecoder {
             if generation == .assessment, field.other != base {
                 problems.append(
                     (other["type"] ?? other.cursor).diagnostic(
-                        .error, "the \"other\" input of '\(name)' is \(otherType), but the question's baseType is \(baseName); AssessmentModel's decoder throws typeMismatch",
+                        .error, "the \"other\" input of '\(name)' is \(otherType); expected \(baseName), the question's baseType (AssessmentModel's decoder throws typeMismatch)",
                         rule: "sage-type-mismatch"))
             }
         }
@@ -338,7 +338,7 @@ struct SageDecoder {
             var seen: Set<JSONValue> = []
             for choice in choices where generation == .assessment {
                 if let value = choice.value, !seen.insert(value).inserted {
-                    problems.append(Diagnostic(file: step.cursor.file.path, location: choice.location, message: "choice \(value) of '\(name)' is not unique; AssessmentModel's decoder throws typeMismatch", rule: "sage-duplicate-id"))
+                    problems.append(Diagnostic(file: step.cursor.file.path, location: choice.location, message: "choice \(value) of '\(name)' appears twice; expected unique choices (AssessmentModel's decoder throws typeMismatch)", rule: "sage-duplicate-id"))
                 }
             }
         }
@@ -421,7 +421,7 @@ struct SageDecoder {
         if input.ruleBase == "codable" {
             problems.append(
                 cursor.diagnostic(
-                    .error, "\(what): field '\(input.id)' (\(input.typeName)) has base type codable, which cannot have survey rules; the factory throws typeMismatch and the task does not load",
+                    .error, "\(what): field '\(input.id)' (\(input.typeName)) has base type codable, which cannot have survey rules; expected a field of another base type (the factory throws typeMismatch and the task does not load)",
                     hint: "give the field a base type (for example singleChoice.string) or remove its surveyRules", rule: "sage-rule-not-decodable"))
             return nil
         }
@@ -429,7 +429,7 @@ struct SageDecoder {
         if read.skipTo == nil, read.matchingAnswer == nil, read.written == nil, read.cohort == nil, rule["matchingAnswer"] == nil {
             problems.append(
                 cursor.diagnostic(
-                    .error, "\(what) has none of skipToIdentifier, matchingAnswer, ruleOperator, cohort; the decoder throws valueNotFound and the task does not load",
+                    .error, "\(what) has none of skipToIdentifier, matchingAnswer, ruleOperator, cohort; expected at least one (the decoder throws valueNotFound and the task does not load)",
                     rule: "sage-rule-not-decodable"))
             return nil
         }
@@ -437,7 +437,7 @@ struct SageDecoder {
             let op = read.written.map { "\"\($0.rawValue)\"" } ?? "absent"
             problems.append(
                 cursor.diagnostic(
-                    .error, "\(what) has no matchingAnswer and its ruleOperator is \(op), not \"de\"; the decoder throws valueNotFound (\"The expected answer is nil and the rule operator is not skip\") and the task does not load",
+                    .error, "\(what) has no matchingAnswer and its ruleOperator is \(op); expected a matchingAnswer or \"ruleOperator\": \"de\" (the decoder throws valueNotFound, \"The expected answer is nil and the rule operator is not skip\", and the task does not load)",
                     hint: read.written == .always ? "an always rule needs some matchingAnswer (its value is ignored)" : "write \"ruleOperator\": \"de\" to match a skipped field, or give a matchingAnswer",
                     rule: "sage-rule-not-decodable"))
             return nil
@@ -445,7 +445,7 @@ struct SageDecoder {
         if let matching = rule["matchingAnswer"], !matching.isNull, !legacyValueFits(matching, ruleBase: input.ruleBase) {
             problems.append(
                 matching.diagnostic(
-                    .error, "matchingAnswer of \(what) is \(matching.node.kindDescription); the factory decodes it as \(SageDataType.describeRuleBase(input.ruleBase)) (the field's base type \(input.ruleBase)), so the task does not load",
+                    .error, "matchingAnswer of \(what) is \(matching.node.kindDescription); expected \(SageDataType.describeRuleBase(input.ruleBase)), the field's base type \(input.ruleBase), as which the factory decodes it (the task does not load)",
                     hint: input.shape.isArray ? "a rule on a multiple choice compares one value: write one rule per value" : nil, rule: "sage-type-mismatch"))
             return nil
         }

@@ -111,7 +111,7 @@ enum SageLint {
                 }
             }
             if let field, let matching = rule.matchingAnswer, !step.answerIsObject {
-                findings += comparisons(name, rule: rule, op: op, field: field, matching: matching, survey: survey)
+                findings += comparisons(name, rule: rule, op: op, field: field, matching: matching, step: step, survey: survey)
             }
             // sage-skip-rule-never-matches: a rule matching only a skipped answer on a step that cannot be left
             // unanswered.
@@ -161,7 +161,9 @@ enum SageLint {
     }
 
     /// Comparisons that never hold or that the engines make differently.
-    private static func comparisons(_ name: String, rule: Sage.Rule, op: Sage.RuleOperator, field: Sage.Field, matching: JSONValue, survey: SageSurvey) -> [Diagnostic] {
+    private static func comparisons(
+        _ name: String, rule: Sage.Rule, op: Sage.RuleOperator, field: Sage.Field, matching: JSONValue, step: Sage.Step, survey: SageSurvey
+    ) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         switch survey.generation {
         case .legacy: break
@@ -198,7 +200,9 @@ enum SageLint {
                         "\(name) compares a \(field.shape.base.rawValue) answer with \(matching.kindDescription): they are never equal",
                         hint: "write matchingAnswer as \(SageDataType.describe(field.shape.base))", rule: "sage-type-mismatch"))
             }
-            if [.greaterThanOrEqual, .lessThanOrEqual].contains(op) {
+            // An earlier rule without matchingAnswer already takes a skipped answer.
+            let skipTakenEarlier = step.rules.prefix(while: { $0.location != rule.location }).contains { $0.matchingAnswer == nil && $0.written ?? .equal == .equal }
+            if [.greaterThanOrEqual, .lessThanOrEqual].contains(op), !skipTakenEarlier {
                 findings.append(
                     finding(
                         survey, .note, at: rule.location,

@@ -26,16 +26,24 @@ extension SageSession {
     /// result (`assignSkipToIdentifier`), then the task goes forward without checking the answers. The
     /// answers entered stay.
     func researchSkip(from index: Int, action: Sage.SkipAction) {
-        if action.isNavigation, let target = action.target {
-            let jsonModel = engine.release == .sage40 || engine.release == .sage4
-            updateLiveEntry(of: index) { entry in
-                if !entry.carriesSkipTarget(jsonModelAnswer: jsonModel) {
-                    entry.wrapping = engine.skipMark(for: survey.generation) == .collectionWrapper ? .collection : .transient
-                }
-                entry.skipTo = target
+        guard action.isNavigation, let target = action.target else {
+            researchGoForward()
+            return
+        }
+        let jsonModel = engine.release == .sage40 || engine.release == .sage4
+        updateLiveEntry(of: index) { entry in
+            if !entry.carriesSkipTarget(jsonModelAnswer: jsonModel) {
+                entry.wrapping = engine.skipMark(for: survey.generation) == .collectionWrapper ? .collection : .transient
             }
+            entry.skipTo = target
         }
         researchGoForward()
+        // The rules (reading the answers the skip kept) decide first; from 3.4.92 the target written on a
+        // revisit is not read at all (the step's first result is).
+        let arrived = current.map { survey.steps[$0].name } ?? (ending == .exit ? "exit" : nil)
+        if arrived != target, !(current.map { survey.steps[$0].section != nil && survey.sections[survey.steps[$0].section!].name == target } ?? false) {
+            events.append(TraceEvent("skip_target_not_taken", detail: .object(["target": .string(target)])))
+        }
     }
 
     /// `_moveToNextStep(from:)` in the lowest open navigator.

@@ -20,7 +20,7 @@ struct SageResult {
             "startDate": .string(stamp(result.start)),
             "stepHistory": .array(result.stepHistory.map(entry)),
         ]
-        if let end = result.end ?? (engine.resultStyle == .schemaInfo ? result.start : nil) { object["endDate"] = .string(stamp(end)) }
+        if let end = result.end ?? (engine.resultStyle != .jsonModel ? result.start : nil) { object["endDate"] = .string(stamp(end)) }
         switch engine.resultStyle {
         case .schemaInfo:
             object["type"] = "task"

@@ -313,9 +313,9 @@ final class SageSession: SurveySession {
             case (.question, _): .answer
             }
         var entry = SageResultEntry(identifier: step.name, step: index, kind: kind, start: now)
-        // SageResearch's own result objects start with `endDate = Date()`; JsonModel's have no end date until
-        // the step is left.
-        if engine.resultStyle == .schemaInfo { entry.end = now }
+        // Results up to SageResearch 4.3 (its own, and JsonModel 1.2–1.3's) start with `endDate = Date()`;
+        // JsonModel's from 1.4 have no end date until the step is left.
+        if engine.resultStyle != .jsonModel { entry.end = now }
         return entry
     }
 
@@ -367,21 +367,25 @@ final class SageSession: SurveySession {
     /// navigator, a section in it standing for the steps of its result's path.
     private func refreshVisible() {
         var steps: [Int] = []
+        var walked: Set<Int> = []
         func walk(_ result: SageBranchResult, depth: Int) {
+            if depth < open.count { walked.insert(depth) }
             for name in pathOf(result) {
                 guard let node = survey.child(named: name, in: result.section) else { continue }
                 switch node {
                 case .step(let index): steps.append(index)
                 case .section(let index):
-                    if let inner = open.first(where: { $0.section == index }), depth + 1 < open.count, open[depth + 1].section == index {
-                        walk(inner.result, depth: depth + 1)
+                    if depth + 1 < open.count, open[depth + 1].section == index {
+                        walk(open[depth + 1].result, depth: depth + 1)
                     } else if let entry = result.stepHistory.last(where: { $0.identifier == name }), let branch = resolved(entry) {
                         walk(branch, depth: open.count)
                     }
                 }
             }
         }
-        walk(open[0].result, depth: 0)
+        // A section still running is in its parent's path only once it ends (SageResearch appends its
+        // result then): its steps follow the parent's path.
+        for depth in open.indices where !walked.contains(depth) { walk(open[depth].result, depth: depth) }
         if let current, steps.last != current { steps.append(current) }
         visible = steps
     }

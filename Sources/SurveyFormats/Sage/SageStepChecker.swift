@@ -76,6 +76,12 @@ final class SageStepChecker: StepChecker {
                         .hazard, "matching-rules-cancel",
                         "several rules matched (\(event.detail.map(CanonicalJSON.compact) ?? "")): \(survey.generation == .legacy ? "two or more distinct targets" : "two or more matching rules") cancel each other and the task goes on in order",
                         question: session.currentQuestion))
+            case "skip_target_not_taken":
+                findings.append(
+                    Finding(
+                        .hazard, "skip-target-not-taken",
+                        "the skip button's target '\(detail?["target"]?.stringValue ?? "?")' was not taken: the rules read the answers the skip kept\(session.engine.keepsHistory ? ", and from SageResearch 3.4.92 a skip after Back is written on a result the navigator does not read" : "")",
+                        question: session.currentQuestion))
             case "section_result_dropped":
                 findings.append(
                     Finding(
