@@ -107,6 +107,11 @@ public struct SageEngine: Sendable, Hashable {
         return name
     }
 
+    /// The engine in words, for findings.
+    var displayName: String {
+        isAssessmentModel ? "AssessmentModel \(isKotlin ? "Kotlin (Android)" : "Swift (iOS)")" : release.summary
+    }
+
     // MARK: behaviours
 
     public var isAssessmentModel: Bool { release == .assessment }

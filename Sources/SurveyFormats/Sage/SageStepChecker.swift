@@ -116,19 +116,23 @@ final class SageStepChecker: StepChecker {
             // The shadows start fresh: replay nothing before this first action (walks check every step).
         }
         var findings: [Finding] = []
+        var diverged: [SageSession] = []
         for shadow in shadows ?? [] {
             _ = shadow.perform(action)
             let here = describe(session)
             let there = describe(shadow)
             guard here != there else { continue }
+            // Past the first difference the two paths are no longer comparable: the shadow stops.
+            diverged.append(shadow)
             let key = "\(shadow.engine.name)|\(session.currentQuestion ?? "")"
             guard reportedDifferences.insert(key).inserted else { continue }
             findings.append(
                 Finding(
                     .hazard, "version-difference",
-                    "after this path \(session.engine.release.summary)\(session.engine.isKotlin ? " (Kotlin)" : "") shows \(here), but \(shadow.engine.release.summary)\(shadow.engine.isKotlin ? " (Kotlin)" : "") shows \(there)",
+                    "after this path \(session.engine.displayName) shows \(here), but \(shadow.engine.displayName) shows \(there)",
                     question: session.currentQuestion))
         }
+        shadows?.removeAll { shadow in diverged.contains { $0 === shadow } }
         return findings
     }
 
