@@ -172,8 +172,4 @@ public struct SageEngine: Sendable, Hashable {
         case .sage4, .assessment: .jsonModel
         }
     }
-
-    /// Whether a question's answer result is JsonModel's (`answerType: {"type": …}`) rather than
-    /// `RSDAnswerResultObject`'s (`answerType: {"baseType": …}`): v3 question steps and AssessmentModel.
-    func writesJsonModelAnswers(for generation: Sage.Generation) -> Bool { generation != .legacy }
 }

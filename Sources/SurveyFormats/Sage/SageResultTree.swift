@@ -63,16 +63,6 @@ struct SageResultEntry: Sendable {
         self.start = start
     }
 
-    var branch: SageBranchResult? {
-        if case .branch(let result, _) = kind { return result }
-        return nil
-    }
-
-    var branchInstance: Int? {
-        if case .branch(_, let instance) = kind { return instance }
-        return nil
-    }
-
     /// Whether the entry is a navigation result whose `skipToIdentifier` `RSDUIStepObject` reads: every
     /// SageResearch result except a JsonModel answer that no skip wrapped.
     func carriesSkipTarget(jsonModelAnswer: Bool) -> Bool {

@@ -98,14 +98,6 @@ public struct SageSurvey: Survey {
         return list[index + 1]
     }
 
-    /// The first step of a node, entering sections.
-    func firstStep(of node: Node) -> Int? {
-        switch node {
-        case .step(let index): index
-        case .section(let index): children(of: index).lazy.compactMap(firstStep(of:)).first
-        }
-    }
-
     /// Whether a navigation target named on a step leads anywhere: SageResearch finds `exit` or an id of
     /// the step's navigator or, when that section ends, of a navigator around it (the parent asks the
     /// section's last step again); AssessmentModel finds its reserved ids or an id of the step's navigator.
