@@ -27,6 +27,9 @@ struct SageStepCheckerTests {
         #expect(differences.first?.message.contains("SageResearch 4.5.0–4.11.0 shows 'b'") == true)
         #expect(differences.contains { $0.message.contains("SageResearch 3.4.92–3.18.4 shows 'c'") })
         #expect(!found.contains { $0.kind == .engineError })
+        // b's answer is uploaded though the path no longer goes through it.
+        let abandoned = try Self.findings(Self.task, [.answer("a", false), .tapNext, .answer("b", 3), .back, .answer("a", true), .tapNext, .tapNext])
+        #expect(abandoned.contains { $0.property == "abandoned-answers-uploaded" && $0.question == "b" })
         let stale = try Self.findings(Self.task, actions, profile: "sage-3.4")
         #expect(stale.contains { $0.property == "stale-answer-read" && $0.question == "a" })
     }

@@ -262,10 +262,11 @@ extension SageSession {
     }
 
     /// `isTaskComplete(with:)` for a step of the task itself: a completion step with no step after it (looking
-    /// ahead) and no skip action; completion steps cannot go back (`canNavigateBackward`), so the result is
-    /// handed over the moment it shows.
+    /// ahead) and no navigation skip action of its own or the task's; completion steps cannot go back
+    /// (`canNavigateBackward`), so the result is handed over the moment it shows.
     private func isTaskComplete(_ index: Int) -> Bool {
-        guard survey.steps[index].isCompletion, skipButton(for: index) == nil else { return false }
+        let step = survey.steps[index]
+        guard step.isCompletion, (step.buttons.skip ?? survey.buttons.skip)?.isNavigation != true else { return false }
         return researchStep(after: .step(index), at: 0, peeking: true).node == nil
     }
 

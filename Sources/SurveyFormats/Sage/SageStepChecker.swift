@@ -45,6 +45,9 @@ final class SageStepChecker: StepChecker {
 
     private func hazards(_ session: SageSession, after action: Action, result: StepResult) -> [Finding] {
         var findings: [Finding] = []
+        if result.events.contains(where: { $0.name == "result_saved" }), session.engine.keepsHistory {
+            findings += abandonedAnswers(session)
+        }
         if action == .back, session.payload != nil, !session.hasEnded {
             findings.append(
                 Finding(
@@ -98,6 +101,22 @@ final class SageStepChecker: StepChecker {
             }
         }
         return findings
+    }
+
+    /// From SageResearch 3.4.92 (and in AssessmentModel) the uploaded history keeps the answers of steps a
+    /// Back left: they are not on the path, but they are uploaded (up to 3.3.91 they were not).
+    private func abandonedAnswers(_ session: SageSession) -> [Finding] {
+        let result = session.open[0].result
+        let onPath = Set(result.pathIdentifiers)
+        return result.stepHistory.compactMap { entry in
+            guard let step = entry.step, !onPath.contains(entry.identifier),
+                entry.value != nil || entry.inputs.contains(where: { $0.value != nil })
+            else { return nil }
+            return Finding(
+                .hazard, "abandoned-answers-uploaded",
+                "the result uploads the answer of '\(survey.steps[step].id)', which a Back took off the path (\(session.engine.displayName) keeps every visit; up to SageResearch 3.3.91 it was not uploaded)",
+                question: survey.steps[step].id)
+        }
     }
 
     /// Replays the action under every other profile of the file's generation and reports where the step
