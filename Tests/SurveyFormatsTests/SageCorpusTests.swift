@@ -12,11 +12,11 @@ struct SageCorpusTests {
         ("assessmentmodel_sample_assessment.json", .assessment, ["assessment"]),
         ("assessmentmodel_surveyA.json", .assessment, ["assessment"]),
         ("assessmentmodel_surveyB.json", .assessment, ["assessment"]),
-        ("sageresearch_FactoryTest_StepTransform.json", .v3, ["sage-4", "sage-4.0", "sage-3.4", "sage-3.3"]),
-        ("sageresearch_FactoryTest_TaskFoo.json", .v3, ["sage-4", "sage-4.0", "sage-3.4", "sage-3.3"]),
-        ("sageresearch_v2_FormStep_List.json", .legacy, ["sage-3.4", "sage-3.3", "sage-2"]),
-        ("sageresearch_v2_FormStep_Picker.json", .legacy, ["sage-3.4", "sage-3.3", "sage-2"]),
-        ("sageresearch_v2_FormStep_Textfield.json", .legacy, ["sage-3.4", "sage-3.3", "sage-2"]),
+        ("sageresearch_FactoryTest_StepTransform.json", .v3, ["sage-4", "sage-4.5", "sage-4.4", "sage-4.0", "sage-3.5", "sage-3.4", "sage-3.3"]),
+        ("sageresearch_FactoryTest_TaskFoo.json", .v3, ["sage-4", "sage-4.5", "sage-4.4", "sage-4.0", "sage-3.5", "sage-3.4", "sage-3.3"]),
+        ("sageresearch_v2_FormStep_List.json", .legacy, ["sage-3.5", "sage-3.4", "sage-3.3", "sage-2"]),
+        ("sageresearch_v2_FormStep_Picker.json", .legacy, ["sage-3.5", "sage-3.4", "sage-3.3", "sage-2"]),
+        ("sageresearch_v2_FormStep_Textfield.json", .legacy, ["sage-3.5", "sage-3.4", "sage-3.3", "sage-2"]),
     ]
 
     /// Each file under each profile and, for AssessmentModel, each implementation.
@@ -126,7 +126,7 @@ struct SageCorpusTests {
 
     @Test("TaskFoo and StepTransform: step3 is required and its skip checkbox stores null; 1900 matches the default eq rule, whose default target exit ends the task")
     func taskFoo() throws {
-        for profile in ["sage-4", "sage-4.0", "sage-3.4", "sage-3.3"] {
+        for profile in SageEngine.profiles(for: .v3) {
             let task = try Self.session("sageresearch_FactoryTest_TaskFoo.json", profile: profile)
             task.play(.tapNext, .tapNext)
             #expect(task.perform(.tapNext).outcome.kind == .rejected)

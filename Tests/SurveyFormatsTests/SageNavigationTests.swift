@@ -350,6 +350,6 @@ struct SageNavigationTests {
         #expect(session.perform(.answer("zz", 1)).outcome.kind == .doesNotFit)
         #expect(session.perform(.answer("a", 1)).outcome.kind == .rejected)
         let survey = try loadSurvey(text: sageTask([simpleQuestion("a")]))
-        #expect(survey.problem(with: SessionSettings(profile: "sage-2"))?.contains("expected one of sage-4, sage-4.0, sage-3.4, sage-3.3") == true)
+        #expect(survey.problem(with: SessionSettings(profile: "sage-2"))?.contains("expected one of sage-4, sage-4.5, sage-4.4, sage-4.0, sage-3.5, sage-3.4, sage-3.3") == true)
     }
 }

@@ -30,10 +30,10 @@ extension SageSession {
             researchGoForward()
             return
         }
-        let jsonModel = engine.release == .sage40 || engine.release == .sage4
         updateLiveEntry(of: index) { entry in
-            if !entry.carriesSkipTarget(jsonModelAnswer: jsonModel) {
+            if !entry.carriesSkipTarget(jsonModelAnswer: engine.answersAreJsonModel) {
                 entry.wrapping = engine.skipMark(for: survey.generation) == .collectionWrapper ? .collection : .transient
+                entry.wrappedAt = now
             }
             entry.skipTo = target
         }

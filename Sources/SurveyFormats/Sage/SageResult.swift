@@ -21,24 +21,22 @@ struct SageResult {
             "stepHistory": .array(result.stepHistory.map(entry)),
         ]
         if let end = result.end ?? (engine.resultStyle != .jsonModel ? result.start : nil) { object["endDate"] = .string(stamp(end)) }
-        switch engine.resultStyle {
-        case .schemaInfo:
-            object["type"] = "task"
-            object["taskRunUUID"] = .string(runUUID)
-            let info: (identifier: String?, revision: Int?) = isTask ? survey.schemaInfo : (nil, nil)
-            object["schemaInfo"] = ["identifier": .string(info.identifier ?? result.identifier), "revision": .number(Double(info.revision ?? 1))]
-        case .identifiers:
-            object["type"] = "task"
-            object["taskRunUUID"] = .string(runUUID)
-            if isTask { addIdentifiers(&object) }
-        case .jsonModel:
-            object["type"] = .string(isTask ? (engine.isAssessmentModel ? "assessment" : "task") : "section")
-            if isTask {
+        if !isTask, engine.writesSectionResults {
+            // `SectionResultObject` (SageResearch 3.5.94–4.3.8), JsonModel's branch result (4.4+, AssessmentModel):
+            // no run id, no schema info.
+            object["type"] = "section"
+        } else {
+            switch engine.resultStyle {
+            case .schemaInfo:
+                object["type"] = "task"
+                object["taskRunUUID"] = .string(runUUID)
+                let info: (identifier: String?, revision: Int?) = isTask ? survey.schemaInfo : (nil, nil)
+                object["schemaInfo"] = ["identifier": .string(info.identifier ?? result.identifier), "revision": .number(Double(info.revision ?? 1))]
+            case .identifiers, .jsonModel:
+                object["type"] = .string(engine.isAssessmentModel ? "assessment" : "task")
                 object["taskRunUUID"] = .string(runUUID)
                 addIdentifiers(&object)
-                if engine.isAssessmentModel {
-                    object["$schema"] = "https://bridgedigitalhealth.github.io/mobile-client-json/schemas/v2/AssessmentResultObject.json"
-                }
+                if let schema = engine.resultSchema { object["$schema"] = .string(schema) }
             }
         }
         switch engine.pathRecord {
@@ -50,10 +48,13 @@ struct SageResult {
         return .object(object)
     }
 
-    /// AssessmentModel writes the file's `versionString`; SageResearch 4.x also the schema identifier.
+    /// AssessmentModel writes the file's `versionString`; SageResearch 4.x also the schema identifier and the
+    /// task's identifier as `assessmentIdentifier` (`AssessmentTaskObject.instantiateTaskResult()`).
     private func addIdentifiers(_ object: inout [String: JSONValue]) {
         if let version = survey.versionString { object["versionString"] = .string(version) }
-        if !engine.isAssessmentModel, let schema = survey.schemaIdentifier { object["schemaIdentifier"] = .string(schema) }
+        guard !engine.isAssessmentModel else { return }
+        object["assessmentIdentifier"] = .string(survey.identifier)
+        if let schema = survey.schemaIdentifier { object["schemaIdentifier"] = .string(schema) }
     }
 
     private func entry(_ entry: SageResultEntry) -> JSONValue {
@@ -73,8 +74,13 @@ struct SageResult {
             switch entry.wrapping {
             case .none, .transient: return skipTarget(answer, entry)
             case .collection:
+                // 4.0–4.4's `RSDCollectionResultObject`, made when Skip is tapped: its own dates, the answer
+                // in `children` (SageResearch@4.0.1 `RSDCollectionResultObject.swift:73-75, 98-110`).
                 object["type"] = "collection"
-                object["inputResults"] = [answer]
+                object["children"] = [answer]
+                let made = entry.wrappedAt ?? entry.start
+                object["startDate"] = .string(stamp(made))
+                object["endDate"] = .string(stamp(made))
             }
         }
         return skipTarget(.object(object), entry)

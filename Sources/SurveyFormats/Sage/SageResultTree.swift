@@ -53,6 +53,8 @@ struct SageResultEntry: Sendable {
     var inputs: [(field: String, value: JSONValue?)] = []
     var skipTo: String?
     var wrapping: Wrapping = .none
+    /// When the skip button wrapped the answer (the wrapper's own dates).
+    var wrappedAt: Int?
     var start: Int
     var end: Int?
 
@@ -112,10 +114,14 @@ extension SageBranchResult {
         case .none: break
         case .nodePath:
             if path.last?.identifier != entry.identifier { path.append(.forward(entry.identifier)) }
-        case .markers:
-            let marker = SagePathMarker(identifier: entry.identifier, direction: direction)
-            if path.last != marker { path.append(marker) }
+        case .markers: mark(entry.identifier, direction: direction)
         }
+    }
+
+    /// Adds a `path` marker unless the path already ends with it.
+    mutating func mark(_ identifier: String, direction: String) {
+        let marker = SagePathMarker(identifier: identifier, direction: direction)
+        if path.last != marker { path.append(marker) }
     }
 
     /// `removeStepHistory(from:)`: up to 3.3.91 the history is cut from the step's result; from 3.4.92 only

@@ -123,12 +123,16 @@ final class SageStepChecker: StepChecker {
     /// on screen, the end of the task or Done first differs.
     private func versionDifferences(_ session: SageSession, after action: Action) -> [Finding] {
         if shadows == nil {
+            // Releases that differ only in the result they write navigate alike: one shadow each way.
+            var twins: Set<String> = [session.engine.navigationTwin.rawValue]
             shadows = SageEngine.profiles(for: survey.generation).compactMap { profile in
                 var engines: [SageEngine] = [SageEngine(generation: survey.generation, settings: withProfile(session.settings, profile))]
                 if survey.generation == .assessment {
                     var other = session.settings
                     other.options[SageEngine.implementationOption] = session.engine.isKotlin ? "swift" : "kotlin"
                     engines = [SageEngine(generation: survey.generation, settings: other)]
+                } else if !twins.insert(engines[0].navigationTwin.rawValue).inserted {
+                    return nil
                 }
                 return engines.first.flatMap { $0 == session.engine ? nil : SageSession(survey: survey, engine: $0, settings: session.settings, coverage: nil) }
             }
