@@ -21,9 +21,11 @@ extension SageSession {
         assessmentForward(from: .step(current))
     }
 
-    /// The Skip button (`StepHeaderView`): `willSkip()` clears the answer, then the task goes forward.
+    /// The Skip button. Swift (`StepHeaderView`): `willSkip()` clears the answer, then the task goes forward.
+    /// Android (`AssessmentViewModel.skip()`): clears the answer of the root's current child, which inside a
+    /// section is the section's state, not an answer: there the answer stays and the rules read it.
     func assessmentSkip(from index: Int) {
-        updateLiveEntry(of: index) { $0.value = nil }
+        if !engine.isKotlin || level == 0 { updateLiveEntry(of: index) { $0.value = nil } }
         assessmentGoForward()
     }
 
@@ -31,7 +33,7 @@ extension SageSession {
     func assessmentForward(from previous: SageSurvey.Node?) {
         let point = assessmentNodeAfter(previous)
         guard let node = point.node else {
-            if let target = point.target, !survey.isReserved(target) {
+            if let target = point.target, reserved(target) == nil {
                 events.append(TraceEvent("target_not_found", detail: .object(["target": .string(target), "in": .string(navigatorName)])))
             }
             if engine.isKotlin, point.direction == "exit" {
@@ -57,6 +59,16 @@ extension SageSession {
 
     private var navigatorName: String { open[level].section.map { survey.sections[$0].id } ?? "task" }
 
+    /// The reserved identifier (`exit`, `nextSection`, `beginning`) a target names: the Swift implementation
+    /// compares exactly (`NavigationIdentifier.ReservedKey(rawValue:)`, AssessmentModelKMM@08288272
+    /// `SwiftPackage/Sources/AssessmentModel/Navigation/NavigationIdentifier.swift:27-33`), Kotlin ignoring
+    /// case (`ReservedNavigationIdentifier.matching`, `assessmentmodel/src/commonMain/kotlin/survey/SurveyRule.kt:40`).
+    func reserved(_ target: String) -> String? {
+        let keys = ["exit", "nextSection", "beginning"]
+        guard engine.isKotlin else { return keys.contains(target) ? target : nil }
+        return keys.first { $0.lowercased() == target.lowercased() }
+    }
+
     /// `NodeNavigator.nodeAfter`: without a current node, the node of the path's last marker (a section
     /// entered again resumes where it was) or the first; a rule's reserved target gives no node (`exit`
     /// with the exit direction); any other id is looked up among this navigator's nodes only.
@@ -69,17 +81,18 @@ extension SageSession {
         var point = AssessmentPoint()
         if let target = assessmentNextIdentifier(after: previous) {
             point.target = target
-            if survey.isReserved(target), !engine.isKotlin {
-                point.direction = target == "exit" ? "exit" : "forward"
+            if let key = reserved(target), !engine.isKotlin {
+                point.direction = key == "exit" ? "exit" : "forward"
                 return point
             }
             point.node = survey.child(named: target, in: section)
             if engine.isKotlin {
-                // Kotlin marks a target earlier in the list as backward, and an `exit` it cannot find as exit.
+                // Kotlin looks every target up among the nodes, marks one earlier in the list as backward, and
+                // otherwise gives the exit direction to any spelling of exit (`Exit`, `EXIT`).
                 let list = survey.children(of: section)
                 if let node = point.node, let to = list.firstIndex(of: node), let from = list.firstIndex(of: previous), to < from {
                     point.direction = "backward"
-                } else if target == "exit" {
+                } else if reserved(target) == "exit" {
                     point.direction = "exit"
                 }
             }
@@ -120,12 +133,16 @@ extension SageSession {
         return nil
     }
 
-    /// `isCompleted` on a step of the assessment itself: a completion step from which Back is not allowed,
-    /// reading the path before the step is added to it, so a completion step reached for the first time
-    /// always marks the assessment ready to save.
+    /// `isCompleted` on a step of the assessment itself: a completion step from which Back is not allowed.
+    /// Swift's completion steps always hide Back (`AbstractCompletionStepObject.shouldHideButton`), so each
+    /// marks the assessment ready to save; Kotlin's allow Back only when their `actions` name `goBackward`
+    /// (`CompletionStep.canGoBack()`) and a node comes before (the path already holds the step, and the
+    /// node before it).
     private func assessmentIsCompleted(_ index: Int) -> Bool {
-        guard survey.steps[index].isCompletion else { return false }
-        return survey.steps[index].buttons.hidesBack || assessmentPreviousNode(before: .step(index), at: 0) == nil
+        let step = survey.steps[index]
+        guard step.isCompletion else { return false }
+        guard engine.isKotlin else { return true }
+        return !step.buttons.definesBack || step.buttons.hidesBack || open[0].result.path.isEmpty
     }
 
     /// `moveTo(nextNode:stepState:)`: the step's state starts from a copy of its last result (a question) or
@@ -135,6 +152,18 @@ extension SageSession {
         var entry = freshEntry(for: index)
         if survey.steps[index].kind == .question, let last = open[level].result.stepHistory.last(where: { $0.identifier == name }) {
             entry.value = last.value
+        }
+        open[level].detached = nil
+        if engine.isKotlin, open[level].result.stepHistory.last?.identifier == name {
+            // Kotlin keeps the state's result out of the history until the step is left, and then appends it
+            // only when the last entry is another step's (`appendChildResultIfNeeded`, NodeState.kt:463-469): a
+            // step entered from itself (a rule naming its own step) never records the new visit, and its rules
+            // read the earlier answer. The path still gains the marker (`moveTo`, NodeState.kt:285-291).
+            open[level].result.mark(name, direction: direction)
+            open[level].detached = entry
+            events.append(TraceEvent("visit_not_recorded", detail: .string(survey.steps[index].id)))
+            show(index)
+            return
         }
         open[level].result.append(entry, engine: engine, direction: engine.isKotlin ? direction : "forward")
         show(index)
@@ -156,6 +185,7 @@ extension SageSession {
             navigator.result.path = copy.path
         }
         open[level].current = .section(section)
+        open[level].detached = nil
         let entry = SageResultEntry(identifier: name, step: nil, kind: .branch(navigator.result, instance: navigator.instance), start: now)
         open[level].result.append(entry, engine: engine, direction: engine.isKotlin ? direction : "forward")
         open.append(navigator)
@@ -166,9 +196,10 @@ extension SageSession {
     private func assessmentEndNavigator(reason target: String?) {
         open[level].result.end = now
         if level == 0 {
-            let unknown = target.map { !survey.isReserved($0) } ?? false
+            let key = target.flatMap(reserved)
+            let unknown = target != nil && key == nil
             if unknown, let target { noteUnknownTarget(target, from: current) }
-            finish(target == "exit" ? .exit : unknown ? .unknownTarget : .completed, saving: true, target: unknown ? target : nil)
+            finish(key == "exit" ? .exit : unknown ? .unknownTarget : .completed, saving: true, target: unknown ? target : nil)
             return
         }
         let section = closeSection()
@@ -202,7 +233,7 @@ extension SageSession {
     var assessmentCanGoBack: Bool {
         guard let current else { return false }
         let step = survey.steps[current]
-        if hides(step, \.hidesBack) { return false }
+        if assessmentHides(step, \.hidesBack) { return false }
         if assessmentPreviousNode(before: .step(current), at: level) != nil { return true }
         guard level > 0, survey.children(of: open[level].section).first == .step(current), let section = open[level - 1].current else { return false }
         return !(open[level].section.map { survey.sections[$0].buttons.hidesBack } ?? false)

@@ -107,7 +107,8 @@ extension SageSurvey {
             for named in targets(of: index) {
                 // An id AssessmentModel does not find inside a section only ends the section.
                 if !resolvesTarget(named.target, from: index), !assessment || step.section == nil { targetsUnknown = true }
-                if named.target == "exit" { targetsExit = true }
+                // Kotlin reads any spelling of exit as exit.
+                if named.target == "exit" || (assessment && named.target.lowercased() == "exit") { targetsExit = true }
             }
             ruleDecision.append(rules)
             jumpDecision.append(jumps)

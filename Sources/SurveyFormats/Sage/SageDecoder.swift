@@ -489,10 +489,33 @@ struct SageDecoder {
         }
         let cohort = generation == .assessment ? nil : string(rule, "cohort", in: "a survey rule")
         let skipTo = string(rule, "skipToIdentifier", in: "a survey rule")
+        if generation == .assessment { checkAssessmentRuleKeys(rule) }
         return Sage.Rule(
             step: step, field: field, skipTo: skipTo, written: written,
             matchingAnswer: rule["matchingAnswer"].flatMap { $0.isNull ? nil : $0.node.plain }, cohort: cohort, location: rule.location,
             targetLocation: rule["skipToIdentifier"]?.location ?? rule.location)
+    }
+
+    /// What loads under 08288272 but not under every build of AssessmentModel: a rule without
+    /// `skipToIdentifier` (defaulted to exit by 08288272's `@Serializable`, but a required key of the synthesized
+    /// decoder of v1.1.4, the latest release: AssessmentModelKMM@v1.1.4
+    /// `SwiftPackage/Sources/AssessmentModel/Assessment/Question/JsonSurveyRuleObject.swift:9-16`), and a key
+    /// Kotlin's rule class does not declare (its `Json` coder has no `ignoreUnknownKeys`, so Android fails the
+    /// whole assessment: `assessmentmodel/src/commonMain/kotlin/serialization/Serialization.kt:26-30`,
+    /// `Nodes.kt:382-386`).
+    private mutating func checkAssessmentRuleKeys(_ rule: JSONObjectCursor) {
+        if !rule.contains("skipToIdentifier") {
+            problems.append(
+                rule.cursor.diagnostic(
+                    .warning, "this survey rule has no skipToIdentifier: AssessmentModelKMM 08288272 (and Kotlin) default it to exit, but v1.1.4, the latest release, requires the key and the assessment does not load on iOS",
+                    hint: "write \"skipToIdentifier\": \"exit\"", rule: "sage-rule-without-target"))
+        }
+        for member in rule.members where !["matchingAnswer", "skipToIdentifier", "ruleOperator"].contains(member.key) {
+            problems.append(
+                (rule[member.key] ?? rule.cursor).diagnostic(
+                    .warning, "survey rule key '\(member.key)' is not one AssessmentModel reads: iOS ignores it, but Android (Kotlin) decodes strictly and the whole assessment fails to load there",
+                    hint: "remove \"\(member.key)\"", rule: "sage-kotlin-unknown-key"))
+        }
     }
 
     /// A choice value of the wrong type for the field is an error, as the factory's typed decoding (legacy)

@@ -35,6 +35,20 @@ enum SageLint {
         for (target, location, what) in survey.targets(of: index) {
             let source = "\(what) of '\(step.id)'"
             if !survey.resolvesTarget(target, from: index) {
+                let reservedKeys = assessment ? ["exit", "nextSection", "beginning"] : ["exit"]
+                if let key = reservedKeys.first(where: { $0.lowercased() == target.lowercased() }) {
+                    // Another spelling of a reserved id: SageResearch and AssessmentModel's Swift compare exactly,
+                    // Kotlin ignoring case.
+                    let swiftOutcome = step.section == nil ? "the \(assessment ? "assessment" : "task") finishes there (as completed)" : "the section ends there"
+                    findings.append(
+                        finding(
+                            survey, assessment ? .warning : .error, at: location,
+                            assessment
+                                ? "\(source) goes to '\(target)': iOS (Swift) compares reserved ids exactly, so it looks for a node of that id, finds none and \(swiftOutcome); Android (Kotlin) ignores case and reads it as \(key)\(key == "exit" ? ", ending the whole run and saving nothing" : "")"
+                                : "\(source) goes to '\(target)': SageResearch compares exit exactly, so it looks for a step of that id, finds none and \(step.section == nil ? "the task finishes there as completed, not as an early exit" : "the section ends, then the task finishes as completed")",
+                            hint: "write \(key)", rule: "sage-reserved-target"))
+                    continue
+                }
                 if !assessment, target == "nextStep" || target == "nextSection" {
                     findings.append(
                         finding(
@@ -152,10 +166,11 @@ enum SageLint {
         return findings
     }
 
-    /// Whether a step offers the skip button.
+    /// Whether a step offers the skip button (AssessmentModel: on iOS or on Android, each reading
+    /// `shouldHideActions` its own way, see `SageSession.assessmentHides`).
     private static func skippable(_ step: Sage.Step, in survey: SageSurvey) -> Bool {
         if survey.generation == .assessment {
-            return !step.buttons.hidesSkip && !survey.buttons.hidesSkip && !(step.section.map { survey.sections[$0].buttons.hidesSkip } ?? false)
+            return !survey.assessmentHides(step, \.hidesSkip, kotlin: false) || !survey.assessmentHides(step, \.hidesSkip, kotlin: true)
         }
         return !step.buttons.hidesSkip && (step.buttons.skip != nil || survey.buttons.skip != nil || step.skipCheckbox != nil)
     }
@@ -186,18 +201,11 @@ enum SageLint {
                 return findings
             }
             let kind = matching.arrayValue?.first ?? matching
-            let fits: Bool =
-                switch field.shape.base {
-                case .boolean: kind.boolValue != nil
-                case .integer, .decimal: kind.numberValue != nil
-                case .string, .date: kind.stringValue != nil
-                case .codable: true
-                }
-            if !fits {
+            if op == .equal || op == .notEqual, let mismatch = equalityMismatch(field.shape.base, kind) {
                 findings.append(
                     finding(
                         survey, .warning, at: rule.location,
-                        "\(name) compares a \(field.shape.base.rawValue) answer with \(matching.kindDescription): they are never equal",
+                        "\(name) compares a \(field.shape.base.rawValue) answer with \(matching.kindDescription): \(mismatch)",
                         hint: "write matchingAnswer as \(SageDataType.describe(field.shape.base))", rule: "sage-type-mismatch"))
             }
             // An earlier rule without matchingAnswer already takes a skipped answer.
@@ -218,6 +226,40 @@ enum SageLint {
             }
         }
         return findings
+    }
+
+    /// Whether an AssessmentModel answer of this base type can ever equal a matching value of this kind, per
+    /// implementation: Swift's `JsonElement ==` puts the matching value on the left, so a string, a boolean or
+    /// null equals only the same kind, and a number also a string answer that reads as it (JsonModel@7b81f56
+    /// `JsonElement.swift:120-135, 212-219`); Kotlin compares two primitives by their JSON text, so `"5"`
+    /// equals 5 and `"true"` equals true (AssessmentModelKMM@08288272 `…/survey/SurveyRule.kt:123`). Nil when
+    /// both can.
+    private static func equalityMismatch(_ base: Sage.BaseType, _ kind: JSONValue) -> String? {
+        let swift: Bool
+        let kotlin: Bool
+        switch kind {
+        case .number:
+            swift = [.integer, .decimal, .string].contains(base)
+            kotlin = swift
+        case .string(let text):
+            swift = base == .string || base == .date
+            kotlin =
+                switch base {
+                case .integer, .decimal: Double(text) != nil
+                case .boolean: text == "true" || text == "false"
+                default: true
+                }
+        case .bool:
+            swift = base == .boolean
+            kotlin = base != .integer && base != .decimal
+        default:
+            return nil
+        }
+        if base == .codable || (swift && kotlin) { return nil }
+        if !swift && !kotlin { return "they are never equal (Swift and Kotlin)" }
+        return swift
+            ? "iOS (Swift) can match it, but Android (Kotlin) compares the JSON text, which never equals"
+            : "iOS (Swift) never matches it (a \(kind.kindDescription) equals only the same kind there), but Android (Kotlin) compares the JSON text, so \(CanonicalJSON.compact(kind)) matches the answer of that text"
     }
 
     /// `sage-shared-field-id`: rules find a field's answer by its identifier anywhere in the history, from

@@ -134,16 +134,18 @@ extension SageAnswerType {
 
 /// AssessmentModel's Swift `JsonComparable.isMatching(answer:answerType:)` (iOS): `eq` with a number is
 /// `isEqualNumber` (rounded to 0 digits for an integer answer, 5 otherwise; a string answer is read with
-/// `NumberFormatter`), `eq` with anything else and `ne` are `JsonElement ==` (an array equals only an equal
-/// array); the order operators use `JsonElement.<`, which is false whenever one side is not comparable, and
-/// Swift's defaults `a >= b == !(a < b)`, `a <= b == !(b < a)`: so `ge` and `le` hold against a skipped answer.
+/// `NumberFormatter`), `eq` with anything else and `ne` are `match == answer` with JsonElement's `==` (an array
+/// equals only an equal array; a number equals a string that reads as that number, so `ne 5` is false for the
+/// answer "5"); the order operators use `JsonElement.<`, which is false whenever one side is not comparable,
+/// and Swift's defaults `a >= b == !(a < b)`, `a <= b == !(b < a)`: so `ge` and `le` hold against a skipped
+/// answer.
 enum SageSwiftComparison {
     static func matches(_ answer: JSONValue, _ matching: JSONValue, _ op: Sage.RuleOperator, integerAnswer: Bool) -> Bool {
         switch op {
         case .equal:
             if case .number = matching { return equalNumber(matching, answer, integerAnswer: integerAnswer) }
-            return answer == matching
-        case .notEqual: return answer != matching
+            return equal(matching, answer)
+        case .notEqual: return !equal(matching, answer)
         case .greaterThan: return less(matching, answer)
         case .greaterThanOrEqual: return !less(answer, matching)
         case .lessThan: return less(answer, matching)
@@ -152,8 +154,16 @@ enum SageSwiftComparison {
         }
     }
 
+    /// `JsonElement ==` with the matching value on the left (AssessmentModelKMM@08288272 `SurveyRule.swift:80, 83`): a string, a boolean, null,
+    /// an array or an object equals only the same kind; a number equals anything `jsonNumber()` reads as the
+    /// same number, a numeric string included (JsonModel@7b81f56 `JsonElement.swift:120-135, 212-219`).
+    private static func equal(_ left: JSONValue, _ right: JSONValue) -> Bool {
+        guard case .number(let value) = left else { return left == right }
+        return number(right) == value
+    }
+
     private static func equalNumber(_ matching: JSONValue, _ answer: JSONValue, integerAnswer: Bool) -> Bool {
-        if matching == answer { return true }
+        if equal(matching, answer) { return true }
         guard let left = number(matching), let right = number(answer) else { return false }
         let scale = integerAnswer ? 1.0 : 100_000.0
         return (left * scale).rounded() == (right * scale).rounded()

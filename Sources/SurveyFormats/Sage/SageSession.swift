@@ -9,6 +9,9 @@ struct SageNavigatorState: Sendable {
     var cache: [SageResultEntry] = []
     /// The child on screen, or the section entered; nil before the first.
     var current: SageSurvey.Node?
+    /// Kotlin AssessmentModel: the result of the step on screen when it is not in the history (a step entered
+    /// from itself: `appendChildResultIfNeeded` skips a result whose identifier the last entry has).
+    var detached: SageResultEntry?
     /// Tells apart the navigators of one section (their results are shared objects in some engines).
     var instance: Int
 }
@@ -116,6 +119,7 @@ final class SageSession: SurveySession {
         let name = survey.steps[step].name
         let section = survey.steps[step].section
         for navigator in open.reversed() where navigator.section == section {
+            if let entry = navigator.detached, entry.step == step { return entry }
             if let entry = navigator.result.stepHistory.last(where: { $0.identifier == name && $0.step == step }) { return entry }
             if let entry = navigator.cache.last(where: { $0.identifier == name && $0.step == step }) { return entry }
         }
@@ -208,15 +212,21 @@ final class SageSession: SurveySession {
         return .ok
     }
 
-    /// Changes the result of the step on screen, the last of its navigator's history.
+    /// Changes the result of the step on screen, the last of its navigator's history (or the one kept out of
+    /// it).
     func updateLiveEntry(of step: Int, _ change: (inout SageResultEntry) -> Void) {
+        if open[level].detached?.step == step {
+            change(&open[level].detached!)
+            return
+        }
         guard let position = open[level].result.stepHistory.lastIndex(where: { $0.step == step }) else { return }
         change(&open[level].result.stepHistory[position])
     }
 
     /// The live result of the step on screen.
     func liveEntry(of step: Int) -> SageResultEntry? {
-        open[level].result.stepHistory.last { $0.step == step }
+        if let detached = open[level].detached, detached.step == step { return detached }
+        return open[level].result.stepHistory.last { $0.step == step }
     }
 
     /// Why the forward button is disabled on a step: a required input without an answer (a legacy field's
@@ -272,12 +282,12 @@ final class SageSession: SurveySession {
     }
 
     /// The skip button a step shows: SageResearch's skip action (of the step, else of a section or the task
-    /// around it) unless the step hides it; AssessmentModel's on every question step unless the step, its
-    /// section or the assessment hides it.
+    /// around it) unless the step hides it; AssessmentModel's on every question step unless hidden (as each
+    /// implementation reads `shouldHideActions`: `assessmentHides`).
     func skipButton(for index: Int) -> Sage.SkipAction? {
         let step = survey.steps[index]
         if engine.isAssessmentModel {
-            guard step.kind == .question, !hides(step, \.hidesSkip) else { return nil }
+            guard step.kind == .question, !assessmentHides(step, \.hidesSkip) else { return nil }
             return step.buttons.skip ?? Sage.SkipAction(isNavigation: false, target: nil, location: step.location)
         }
         guard !step.buttons.hidesSkip else { return nil }
@@ -288,6 +298,11 @@ final class SageSession: SurveySession {
             section = survey.sections[inner].parent
         }
         return survey.buttons.skip
+    }
+
+    /// Whether AssessmentModel hides a step's Skip or Back button, as this implementation reads it.
+    func assessmentHides(_ step: Sage.Step, _ flag: KeyPath<Sage.Buttons, Bool>) -> Bool {
+        survey.assessmentHides(step, flag, kotlin: engine.isKotlin)
     }
 
     /// Whether the step, a section around it or the task hides a button.
@@ -322,6 +337,7 @@ final class SageSession: SurveySession {
     /// Puts a step on screen.
     func show(_ index: Int) {
         current = index
+        if open[level].detached?.step != index { open[level].detached = nil }
         open[level].current = .step(index)
         if let coverage, let question = coverage.layout.questionIndex(of: index) { coverage.recorder.question(question, shown: true) }
     }

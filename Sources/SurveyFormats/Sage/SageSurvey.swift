@@ -129,4 +129,27 @@ public struct SageSurvey: Survey {
     func isReserved(_ target: String) -> Bool {
         generation == .assessment ? ["exit", "nextSection", "beginning"].contains(target) : target == "exit"
     }
+
+    /// Whether AssessmentModel hides a step's Skip or Back button. Swift (`AssessmentViewModel.shouldHide`):
+    /// the step's own `shouldHideActions`, or the assessment's for a node of that identifier among its own
+    /// children; a section's reaches only the section node itself (`AbstractNodeObject.shouldHideButton`
+    /// answers for `node === self`), and a completion step always hides Back. Kotlin: Back by the step's own
+    /// list (`canGoBack()`; a completion step only shows Back its `actions` name); Android's Skip asks the root's
+    /// current child, the section around the step when there is one, and its parents (`hideButton`).
+    func assessmentHides(_ step: Sage.Step, _ flag: KeyPath<Sage.Buttons, Bool>, kotlin: Bool) -> Bool {
+        let isBack = flag == \Sage.Buttons.hidesBack
+        if kotlin {
+            if isBack { return step.buttons.hidesBack || (step.isCompletion && !step.buttons.definesBack) }
+            guard let section = step.section else { return step.buttons.hidesSkip || buttons.hidesSkip }
+            var outer: Int? = section
+            while let inner = outer {
+                if sections[inner].buttons.hidesSkip { return true }
+                outer = sections[inner].parent
+            }
+            return buttons.hidesSkip
+        }
+        if isBack, step.isCompletion { return true }
+        if step.buttons[keyPath: flag] { return true }
+        return buttons[keyPath: flag] && child(named: step.name, in: nil) != nil
+    }
 }
