@@ -141,6 +141,27 @@ struct SageReconciliationTests {
         #expect(lint.first?.message.contains("Android (Kotlin) ignores case and reads it as exit") == true)
     }
 
+    // MARK: a target each enclosing level reads again
+
+    @Test("a target no section has is read again by every enclosing navigator (each re-asks its last child's rule): from a section in a section it reaches a step of the task; an id no level has completes the task with the sections' results (SR@v2.8.88 RSDOrderedStepNavigator.swift:93-122, 186-205, RSDTaskViewModel.swift:653-656, 907-931)")
+    func unknownTargetClimbsEveryLevel() throws {
+        let q = simpleQuestion("q", rules: [rule(#""matchingAnswer": 1, "skipToIdentifier": "end""#), rule(#""matchingAnswer": 2, "skipToIdentifier": "nowhere""#)])
+        let text = sageTask([section("outer", section("inner", q, instruction("r")), instruction("x")), instruction("y"), instruction("end")])
+        for profile in ["sage-3.3", "sage-3.5", "sage-4"] {
+            let jump = try sageSession(text, profile: profile)
+            jump.play(.answer("outer/inner/q", 1))
+            let events = jump.perform(.tapNext).events
+            #expect(jump.currentQuestion == "end", "\(profile)")
+            #expect(events.filter { $0.name == "target_not_found" }.map { $0.detail?.objectValue?["in"] } == ["outer/inner", "outer"], "\(profile)")
+            let ends = try sageSession(text, profile: profile)
+            ends.play(.answer("outer/inner/q", 2))
+            #expect(ends.perform(.tapNext).events.first { $0.name == "task_finished" }?.detail == ["reason": "completed", "unknown_target": "nowhere"], "\(profile)")
+            #expect(historyNames(ends.payload) == ["outer"], "\(profile)")
+            let outer = ends.payload?.objectValue?["stepHistory"]?.arrayValue?.first
+            #expect(historyNames(outer) == ["inner"], "\(profile)")
+        }
+    }
+
     // MARK: AssessmentModel comparisons
 
     static func assessmentRule(_ type: String, _ members: String) -> String {
