@@ -50,18 +50,50 @@ struct SageLintTests {
         #expect(findings.filter { $0.severity == .error }.count == 2)
     }
 
-    @Test("sage-unknown-target: a target no step has is an error at the target; a reserved id or a step is not")
+    @Test("sage-unknown-target: a target no navigator finds is an error at the target; a step or exit is not (SR@v2.8.88 RSDOrderedStepNavigator.swift:204)")
     func unknownTarget() {
         let bad = sageTask([simpleQuestion("a", rules: [rule(#""matchingAnswer": 1, "skipToIdentifier": "ende""#)]), instruction("end")])
         let findings = lintFindings(bad).findings
         #expect(findings.map(\.rule) == ["sage-unknown-target"])
         #expect(findings.first?.pointer == "/steps/0/surveyRules/0/skipToIdentifier")
         #expect(findings.first?.message.contains("did you mean 'end'?") == true)
-        // A v3 file cannot jump to `beginning`: that is reserved only in the successor.
+        // SageResearch has no `beginning`: it is an id like any other.
         let beginning = sageTask([simpleQuestion("a", rules: [rule(#""matchingAnswer": 1, "skipToIdentifier": "beginning""#)])])
-        #expect(lintFindings(beginning).findings.first?.message.contains("reserved only in AssessmentModel") == true)
-        let good = sageTask([simpleQuestion("a", rules: [rule(#""matchingAnswer": 1, "skipToIdentifier": "end""#), rule(#""matchingAnswer": 2, "skipToIdentifier": "nextStep""#)]), instruction("end")])
+        #expect(lintFindings(beginning).findings.map(\.rule) == ["sage-unknown-target"])
+        let good = sageTask([simpleQuestion("a", rules: [rule(#""matchingAnswer": 1, "skipToIdentifier": "end""#), rule(#""matchingAnswer": 2, "skipToIdentifier": "exit""#)]), instruction("end")])
         #expect(rules(good).isEmpty)
+    }
+
+    @Test("sage-reserved-target: a SageResearch rule's nextStep or nextSection is an unknown id; AssessmentModel's beginning ends the section (SR@v2.8.88 RSDOrderedStepNavigator.swift:192-204; AM NodeNavigator.swift:53-54)")
+    func reservedTargets() {
+        let next = sageTask([simpleQuestion("a", rules: [rule(#""matchingAnswer": 1, "skipToIdentifier": "nextSection""#)]), instruction("b")])
+        let findings = lintFindings(next).findings
+        #expect(findings.map(\.rule) == ["sage-reserved-target"])
+        #expect(findings.first?.severity == .error)
+        let beginning = sageTask([simpleQuestion("a", rules: [rule(#""matchingAnswer": 1, "skipToIdentifier": "beginning""#)]), instruction("b")], extra: assessmentMarker)
+        #expect(lintFindings(beginning).findings.map(\.severity) == [.warning])
+    }
+
+    @Test("sage-exit-in-section: exit inside a section drops the section's result (SageResearch) or only leaves it (AssessmentModel Swift)")
+    func exitInSection() {
+        let research = sageTask([section("s", simpleQuestion("q", rules: [rule(#""matchingAnswer": 1, "skipToIdentifier": "exit""#)]))])
+        #expect(lintFindings(research).findings.first { $0.rule == "sage-exit-in-section" }?.message.contains("not added to the task result") == true)
+        let assessment = sageTask([section("s", simpleQuestion("q", rules: [rule(#""matchingAnswer": 1, "skipToIdentifier": "exit""#)]))], extra: assessmentMarker)
+        #expect(lintFindings(assessment).findings.first { $0.rule == "sage-exit-in-section" }?.message.contains("Kotlin one (Android) ends the whole run") == true)
+    }
+
+    @Test("a legacy field of base type codable cannot have rules: the factory throws (SR@v2.8.88 RSDFactory.swift:476-479)")
+    func codableFieldRules() {
+        let field = inputField("x", "custom", #""surveyRules": [{"matchingAnswer": 1}]"#)
+        #expect(loadErrors(text: sageTask([form("f", field)])).map(\.rule) == ["sage-rule-not-decodable"])
+    }
+
+    @Test("AssessmentModel comparisons: an array answer never equals one value, ge and le match a skip on iOS, Kotlin orders text (AM SurveyRule.swift:71-93, SurveyRule.kt:122-145)")
+    func assessmentComparisons() {
+        let multiple = #"{"identifier": "a", "type": "choiceQuestion", "baseType": "string", "singleChoice": false, "choices": [{"value": "x"}], "surveyRules": [{"matchingAnswer": "x", "skipToIdentifier": "b"}]}"#
+        #expect(rules(sageTask([multiple, instruction("b")], extra: assessmentMarker)) == ["sage-array-equals-scalar"])
+        let order = sageTask([simpleQuestion("a", rules: [rule(#""matchingAnswer": 3, "ruleOperator": "ge", "skipToIdentifier": "b""#)]), instruction("b")], extra: assessmentMarker)
+        #expect(Set(rules(order)) == ["sage-order-on-skip", "sage-kotlin-text-order"])
     }
 
     @Test("sage-rules-cancel: two rules on the same answer with different targets (legacy) or any targets (v3)")
@@ -90,17 +122,25 @@ struct SageLintTests {
         #expect(rules(sageTask([form("a", good), instruction("b")])).isEmpty)
     }
 
-    @Test("sage-type-mismatch (successor): a string compared with an integer answer is never equal")
+    @Test("sage-type-mismatch (successor): a string never equals an integer answer on iOS, but Kotlin compares the text; a boolean never equals a number on either (JM@7b81f56 JsonElement.swift:120-135; AM SurveyRule.kt:123)")
     func successorTypeMismatch() {
-        #expect(rules(sageTask([simpleQuestion("a", rules: [rule(#""matchingAnswer": "1""#)])], extra: assessmentMarker)) == ["sage-type-mismatch"])
-        #expect(rules(sageTask([simpleQuestion("a", rules: [rule(#""matchingAnswer": 1""#)])], extra: assessmentMarker)).isEmpty)
+        func found(_ type: String, _ matching: String) -> [Diagnostic] {
+            lintFindings(sageTask([simpleQuestion("a", type, rules: [rule(#""matchingAnswer": \#(matching), "skipToIdentifier": "exit""#)])], extra: assessmentMarker)).findings
+        }
+        let text = found("integer", #""1""#)
+        #expect(text.map(\.rule) == ["sage-type-mismatch"])
+        #expect(text.first?.message.contains("Android (Kotlin) compares the JSON text") == true)
+        #expect(found("integer", "1").isEmpty)
+        // A number against a string question: Swift reads a numeric answer with NumberFormatter, Kotlin the text.
+        #expect(found("string", "5").isEmpty)
+        #expect(found("integer", "true").first?.message.contains("never equal (Swift and Kotlin)") == true)
     }
 
     @Test("sage-skip-rule-never-matches: a de rule on a required step without a skip")
     func skipRuleNeverMatches() {
-        let required = inputField("x", "integer", #""surveyRules": [{"skipToIdentifier": "b"}]"#)
+        let required = inputField("x", "integer", #""surveyRules": [{"ruleOperator": "de", "skipToIdentifier": "b"}]"#)
         #expect(rules(sageTask([form("a", required), instruction("b")])) == ["sage-skip-rule-never-matches"])
-        let optional = inputField("x", "integer", #""optional": true, "surveyRules": [{"skipToIdentifier": "b"}]"#)
+        let optional = inputField("x", "integer", #""optional": true, "surveyRules": [{"ruleOperator": "de", "skipToIdentifier": "b"}]"#)
         #expect(rules(sageTask([form("a", optional), instruction("b")])).isEmpty)
     }
 

@@ -12,7 +12,7 @@ struct SageOwlmetryCoverageTests {
         let text = sageTask([simpleQuestion("a", rules: [rule(#""matchingAnswer": 1, "skipToIdentifier": "c""#)]), instruction("b"), instruction("c")])
         let survey = try loadSurvey(text: text)
         let plan = survey.coveragePlan()
-        #expect(plan.decisions.map(\.kind) == ["rule 1 matches", "jump to 'c'"])
+        #expect(plan.decisions.map(\.kind) == ["rule 1 matches", "target 'c' taken"])
         #expect(plan.decisions[1].impossible[false] == "no other rule of the step can cancel it")
         #expect(plan.questions.map(\.id) == ["a"])
         let recorder = CoverageRecorder(plan: plan)

@@ -38,14 +38,35 @@ func rule(_ members: String) -> String { "{\(members)}" }
 /// The successor's marker, so that a task of question steps reads as the AssessmentModel generation.
 let assessmentMarker = #""$schema": "https://bridgedigitalhealth.github.io/mobile-client-json/schemas/v2/AssessmentObject.json""#
 
-func sageSession(_ text: String, today: CalendarDate = testToday) throws -> SageSession {
+func sageSession(_ text: String, profile: String? = nil, options: [String: String] = [:], today: CalendarDate = testToday) throws -> SageSession {
     let survey = try #require(try loadSurvey(text: text) as? SageSurvey)
-    return try #require(survey.makeSession(SessionSettings(today: today)) as? SageSession)
+    let settings = SessionSettings(today: today, profile: profile, options: options)
+    #expect(survey.problem(with: settings) == nil)
+    return try #require(survey.makeSession(settings) as? SageSession)
 }
 
-/// The identifiers of the step results in a task result, in order.
-func stepHistory(_ payload: JSONValue?) -> [String] {
-    payload?.objectValue?["stepHistory"]?.arrayValue?.compactMap { $0.objectValue?["identifier"]?.stringValue } ?? []
+/// A section step holding these steps.
+func section(_ id: String, _ steps: String..., keys: String = "") -> String {
+    #"{"identifier": "\#(id)", "type": "section", \#(keys.isEmpty ? "" : keys + ", ")"steps": [\#(steps.joined(separator: ", "))]}"#
+}
+
+/// The identifiers of the entries of a result's step history, as written.
+func historyNames(_ result: JSONValue?) -> [String] {
+    result?.objectValue?["stepHistory"]?.arrayValue?.compactMap { $0.objectValue?["identifier"]?.stringValue } ?? []
+}
+
+/// A result's path record: `nodePath` strings, or `path` markers as "id" / "id(direction)" when not forward.
+func pathNames(_ result: JSONValue?) -> [String] {
+    if let nodePath = result?.objectValue?["nodePath"]?.arrayValue { return nodePath.compactMap(\.stringValue) }
+    return (result?.objectValue?["path"]?.arrayValue ?? []).compactMap { marker in
+        guard let id = marker.objectValue?["identifier"]?.stringValue, let direction = marker.objectValue?["direction"]?.stringValue else { return nil }
+        return direction == "forward" ? id : "\(id)(\(direction))"
+    }
+}
+
+/// The value of each answer entry of a result's step history, in order (nil when the entry has none).
+func historyValues(_ result: JSONValue?) -> [JSONValue?] {
+    (result?.objectValue?["stepHistory"]?.arrayValue ?? []).map { $0.objectValue?["value"] }
 }
 
 /// A file of the corpus's `<format>/` folder (tests reading it declare `.requires(.corpus)`).

@@ -253,11 +253,28 @@ struct LintFormatTests {
         for rule in reported.sorted() { #expect(rules[rule] != nil, "lint reports \(rule), which has no description for SARIF") }
         for document in ["surveynative", "fhir", "sage", "owlmetry"] {
             let text = try String(contentsOfFile: packageRoot + "/docs/\(document).md", encoding: .utf8)
-            let listed = text.split(separator: "\n").filter { $0.hasPrefix("| `") }.flatMap { row in
+            let listed = Self.lintRuleSections(text).filter { $0.hasPrefix("| `") }.flatMap { row in
                 row.split(separator: "|")[0].split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
             }.filter { $0.contains("-") && $0.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" } }
             #expect(!listed.isEmpty)
             for id in listed { #expect(rules[id] != nil, "docs/\(document).md lists \(id), which has no description for SARIF") }
         }
+    }
+
+    /// The lines of a rules document's "Lint rules" sections (each up to the next heading of its level or
+    /// above): the tables there list rule ids; other tables list profiles, hazards and invariants.
+    static func lintRuleSections(_ text: String) -> [Substring] {
+        var lines: [Substring] = []
+        var level: Int?
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("#") {
+                let depth = line.prefix { $0 == "#" }.count
+                if let open = level, depth <= open { level = nil }
+                if line.contains("Lint rules") { level = depth }
+            } else if level != nil {
+                lines.append(line)
+            }
+        }
+        return lines
     }
 }

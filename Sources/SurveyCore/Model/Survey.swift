@@ -60,6 +60,8 @@ public protocol Survey: Sendable {
     /// Why the engine these settings choose fails on this survey before a respondent sees anything (it
     /// throws while preparing it), located in the survey file; nil when it runs.
     func engineProblem(_ settings: SessionSettings) -> String?
+    /// How a trace names the format under these settings (with the engine chosen, where there are several).
+    func format(for settings: SessionSettings) -> String
 }
 
 extension Survey {
@@ -68,6 +70,7 @@ extension Survey {
     public var profiles: [String] { [] }
     public var options: [String: [String]] { [:] }
     public func engineProblem(_ settings: SessionSettings) -> String? { nil }
+    public func format(for settings: SessionSettings) -> String { format }
 
     /// Why these settings do not fit the survey (a profile or option its format does not have, or an engine
     /// that fails on it), or nil.

@@ -1,27 +1,26 @@
 import SurveyCore
 
-/// The branches of a task (DESIGN §7): each survey rule matched and not matched, each rule's jump taken
-/// (and, for legacy and v3, matched but cancelled by another rule), each choice picked, each step shown and
-/// answered, and how the task ended.
+/// The branches of a task (DESIGN §7): each survey rule matched and not matched, each rule's target taken
+/// (and, in SageResearch, matched but not taken because another rule cancelled it), each choice picked,
+/// each step shown and answered, and how the task ended.
 struct SageCoverageLayout: Sendable {
     let plan: CoveragePlan
     /// Per step, per rule: the decision "the rule matches".
     let ruleDecision: [[Int]]
-    /// Per step, per rule: the decision "the rule's jump is taken", for rules with a target.
+    /// Per step, per rule: the decision "the rule's target is taken", for rules that navigate.
     let jumpDecision: [[Int?]]
     /// Per step, per field: the index of the field's first choice.
     let firstChoice: [[Int]]
+    /// Per step, its index in the plan's questions (display steps take no answer and are not questions).
+    let questionOfStep: [Int?]
 
-    static func terminal(_ ending: SageSurvey.Ending) -> Int {
+    static func terminal(_ ending: SageSession.Ending) -> Int {
         switch ending {
         case .completed: 0
         case .exit: 1
         case .unknownTarget: 2
         }
     }
-
-    /// Per step, its index in the plan's questions (display steps take no answer and are not questions).
-    let questionOfStep: [Int?]
 
     func questionIndex(of step: Int) -> Int? { questionOfStep[step] }
 
@@ -62,12 +61,13 @@ extension SageSurvey {
         var questionOfStep: [Int?] = []
         var targetsUnknown = false
         var targetsExit = false
+        let assessment = generation == .assessment
         for (index, step) in steps.enumerated() {
             var rules: [Int] = []
             var jumps: [Int?] = []
-            // Whether matching rules of the step can cancel: legacy, when they name two targets; v3, when
-            // two rules have one; never in the successor.
-            let targeted = step.rules.compactMap(\.target)
+            // Whether matching rules can fail to navigate: SageResearch cancels two or more distinct targets
+            // (legacy) or two or more matching rules (v3); AssessmentModel's first match always navigates.
+            let targeted = step.rules.compactMap { $0.target(assessment: assessment) }
             let canCancel =
                 switch generation {
                 case .legacy: Set(targeted).count > 1
@@ -75,41 +75,40 @@ extension SageSurvey {
                 case .assessment: false
                 }
             for (position, rule) in step.rules.enumerated() {
-                let operand = rule.matchingAnswer.map { " \($0)" } ?? (generation == .assessment ? " null" : "")
+                let op = rule.effectiveOperator(assessment: assessment)
+                let operand = rule.matchingAnswer.map { " \($0)" } ?? (assessment ? " null" : "")
                 let field = step.fields.count > 1 ? "'\(step.fields[rule.field].id)' " : ""
                 let leaf = plan.leaves.count
                 plan.leaves.append(
                     CoveragePlan.Point(
-                        question: step.id, description: "rule \(position + 1) of '\(step.id)': \(field)\(rule.ruleOperator.rawValue)\(operand)",
-                        location: rule.location, impossible: rule.ruleOperator == .always ? [false: "an always rule matches every answer"] : [:]))
+                        question: step.id, description: "rule \(position + 1) of '\(step.id)': \(field)\(op.rawValue)\(operand)",
+                        location: rule.location, impossible: op == .always ? [false: "an always rule matches every answer"] : [:]))
                 rules.append(plan.decisions.count)
                 plan.decisions.append(
                     CoveragePlan.Decision(
                         question: step.id, kind: "rule \(position + 1) matches", location: rule.location, tree: .leaf(leaf),
                         impossible: plan.leaves[leaf].impossible))
-                guard let target = rule.target else {
+                guard let target = rule.target(assessment: assessment) else {
                     jumps.append(nil)
                     continue
                 }
-                if !isKnownTarget(target, from: index) { targetsUnknown = true }
-                if target == "exit" { targetsExit = true }
                 let jumpLeaf = plan.leaves.count
                 let cannotCancel: [Bool: String] =
-                    canCancel
-                    ? [:]
-                    : [false: generation == .assessment ? "the first matching rule always jumps (successor)" : "no other rule of the step can cancel it"]
+                    canCancel ? [:] : [false: assessment ? "the first matching rule always navigates (AssessmentModel)" : "no other rule of the step can cancel it"]
                 plan.leaves.append(
                     CoveragePlan.Point(
-                        question: step.id, description: "rule \(position + 1) of '\(step.id)' jumps to '\(target)'", location: rule.targetLocation,
+                        question: step.id, description: "rule \(position + 1) of '\(step.id)' goes to '\(target)'", location: rule.targetLocation,
                         impossible: cannotCancel))
                 jumps.append(plan.decisions.count)
                 plan.decisions.append(
                     CoveragePlan.Decision(
-                        question: step.id, kind: "jump to '\(target)'", location: rule.targetLocation, tree: .leaf(jumpLeaf), impossible: cannotCancel))
+                        question: step.id, kind: "target '\(target)' taken", location: rule.targetLocation, tree: .leaf(jumpLeaf), impossible: cannotCancel))
             }
-            for target in [step.nextStepIdentifier, step.skipTarget].compactMap({ $0 }) {
-                if !isKnownTarget(target, from: index) { targetsUnknown = true }
-                if target == "exit" { targetsExit = true }
+            for named in targets(of: index) {
+                // An id AssessmentModel does not find inside a section only ends the section.
+                if !resolvesTarget(named.target, from: index), !assessment || step.section == nil { targetsUnknown = true }
+                // Kotlin reads any spelling of exit as exit.
+                if named.target == "exit" || (assessment && named.target.lowercased() == "exit") { targetsExit = true }
             }
             ruleDecision.append(rules)
             jumpDecision.append(jumps)
@@ -135,7 +134,7 @@ extension SageSurvey {
                 question: identifier, description: "task ended by exit", location: location,
                 impossible: targetsExit ? [:] : [true: "no rule, skip action or nextStepIdentifier names exit"]),
             CoveragePlan.Point(
-                question: identifier, description: "task ended by an unknown target", location: location,
+                question: identifier, description: "task ended at a target no navigator has", location: location,
                 impossible: targetsUnknown ? [:] : [true: "every target names a step, a section or a reserved id"]),
         ]
         return SageCoverageLayout(

@@ -60,12 +60,20 @@ extension SageSurvey {
         return .success(field.shape.isArray ? .array(values) : values.first ?? .null)
     }
 
-    /// The answers of a task result: each answer result of the step history (sections included), by step.
+    /// The answers of a task result: the latest answer result of each step in the step history (sections
+    /// included), in the order the steps first appear. From SageResearch 3.4.92 and in AssessmentModel the
+    /// history holds every visit, so a later visit's answer replaces an earlier one.
     public func answers(inPayload payload: JSONCursor) throws(InputError) -> [(question: String, value: JSONValue)] {
         let task = try payload.object(for: "a SageResearch task result")
-        var found: [(question: String, value: JSONValue)] = []
+        var order: [String] = []
+        var latest: [String: JSONValue] = [:]
+        func record(_ id: String, _ value: JSONValue?) {
+            if latest[id] == nil, !order.contains(id) { order.append(id) }
+            latest[id] = value
+        }
         var pending: [(results: [JSONCursor], prefix: String)] = [(try task.required("stepHistory", in: "the task result").array(for: "\"stepHistory\""), "")]
-        while let (results, prefix) = pending.popLast() {
+        while !pending.isEmpty {
+            let (results, prefix) = pending.removeFirst()
             for cursor in results {
                 let result = try cursor.object(for: "a step result")
                 let name = try result.required("identifier", in: "a step result").string(for: "\"identifier\"")
@@ -79,16 +87,16 @@ extension SageSurvey {
                         if let value = answer["value"] { values[field] = value.node.plain }
                     }
                     let step = indexByID[prefix + name].map { steps[$0] }
-                    if step?.fields.count == 1, let only = values.first {
-                        found.append((prefix + name, only.value))
-                    } else if !values.isEmpty {
-                        found.append((prefix + name, .object(values)))
+                    if generation != .legacy || step?.fields.count == 1 {
+                        record(prefix + name, values[name] ?? values.first?.value)
+                    } else {
+                        record(prefix + name, values.isEmpty ? nil : .object(values))
                     }
-                } else if let value = result["value"] {
-                    found.append((prefix + name, value.node.plain))
+                } else if result["answerType"] != nil {
+                    record(prefix + name, result["value"].flatMap { $0.isNull ? nil : $0.node.plain })
                 }
             }
         }
-        return found
+        return order.compactMap { id in latest[id].map { (id, $0) } }
     }
 }

@@ -1,30 +1,134 @@
 import SurveyCore
 
-/// The task result a finished task hands to the app (reference §1.4): the steps on the path only, in order,
-/// each with its answers and their `answerType`, stamped from the scenario clock. Steps inside sections are
-/// grouped in a section result with their own `stepHistory` (our reading; the reference lists no section
-/// result). The successor writes `answerType` as `{"type": …}` and adds its identifiers (§1.4, last line).
+/// The task result as the engine writes it when it hands it to the app: the task's result object with its
+/// whole `stepHistory` (every visit from SageResearch 3.4.92 and in AssessmentModel, the path only before),
+/// its path record (`nodePath` or `path` markers), and section results nested where the engine appended them.
+/// Dates come from the scenario clock; the run UUID is a hash of the task and the day.
 struct SageResult {
     let survey: SageSurvey
     let session: SageSession
-    let ending: SageSurvey.Ending
 
-    var json: JSONValue {
-        var task: [String: JSONValue] = [
-            "identifier": .string(survey.identifier),
-            "type": .string(survey.generation == .assessment ? "assessment" : "task"),
-            "startDate": .string(session.taskStartDate),
-            "endDate": .string(session.taskEndDate),
-            "taskRunUUID": .string(runUUID),
-            "stepHistory": .array(history),
-            "asyncResults": .array([]),
+    var engine: SageEngine { session.engine }
+
+    var json: JSONValue { branch(session.open[0].result, isTask: true) }
+
+    /// A task or section result: `RSDTaskResultObject` (2.x/3.x with `schemaInfo`, 4.0–4.3 with the
+    /// assessment identifiers), JsonModel's `AssessmentResultObject` / `BranchNodeResultObject`.
+    private func branch(_ result: SageBranchResult, isTask: Bool) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "identifier": .string(result.identifier),
+            "startDate": .string(stamp(result.start)),
+            "stepHistory": .array(result.stepHistory.map(entry)),
         ]
-        if survey.generation == .assessment {
-            task["assessmentIdentifier"] = .string(survey.identifier)
-            if let version = survey.versionString { task["versionString"] = .string(version) }
-            if let schema = survey.schemaIdentifier { task["schemaIdentifier"] = .string(schema) }
+        if let end = result.end ?? (engine.resultStyle != .jsonModel ? result.start : nil) { object["endDate"] = .string(stamp(end)) }
+        if !isTask, engine.writesSectionResults {
+            // `SectionResultObject` (SageResearch 3.5.94–4.3.8), JsonModel's branch result (4.4+, AssessmentModel):
+            // no run id, no schema info.
+            object["type"] = "section"
+        } else {
+            switch engine.resultStyle {
+            case .schemaInfo:
+                object["type"] = "task"
+                object["taskRunUUID"] = .string(runUUID)
+                let info: (identifier: String?, revision: Int?) = isTask ? survey.schemaInfo : (nil, nil)
+                object["schemaInfo"] = ["identifier": .string(info.identifier ?? result.identifier), "revision": .number(Double(info.revision ?? 1))]
+            case .identifiers, .jsonModel:
+                object["type"] = .string(engine.isAssessmentModel ? "assessment" : "task")
+                object["taskRunUUID"] = .string(runUUID)
+                addIdentifiers(&object)
+                if let schema = engine.resultSchema { object["$schema"] = .string(schema) }
+            }
         }
-        return .object(task)
+        switch engine.pathRecord {
+        case .none: break
+        case .nodePath: object["nodePath"] = .array(result.path.map { .string($0.identifier) })
+        case .markers:
+            object["path"] = .array(result.path.map { .object(["identifier": .string($0.identifier), "direction": .string($0.direction)]) })
+        }
+        return .object(object)
+    }
+
+    /// AssessmentModel writes the file's `versionString`; SageResearch 4.x also the schema identifier and the
+    /// task's identifier as `assessmentIdentifier` (`AssessmentTaskObject.instantiateTaskResult()`).
+    private func addIdentifiers(_ object: inout [String: JSONValue]) {
+        if let version = survey.versionString { object["versionString"] = .string(version) }
+        guard !engine.isAssessmentModel else { return }
+        object["assessmentIdentifier"] = .string(survey.identifier)
+        if let schema = survey.schemaIdentifier { object["schemaIdentifier"] = .string(schema) }
+    }
+
+    private func entry(_ entry: SageResultEntry) -> JSONValue {
+        var object: [String: JSONValue] = ["identifier": .string(entry.identifier), "startDate": .string(stamp(entry.start))]
+        if let end = entry.end { object["endDate"] = .string(stamp(end)) }
+        let step = entry.step.map { survey.steps[$0] }
+        switch entry.kind {
+        case .branch:
+            return session.resolved(entry).map { branch($0, isTask: false) } ?? .null
+        case .base:
+            object["type"] = "base"
+        case .collection:
+            object["type"] = "collection"
+            object["inputResults"] = .array(entry.inputs.map { input in legacyAnswer(input, field: step?.fields.first { $0.id == input.field }, at: entry) })
+        case .answer:
+            let answer = jsonModelAnswer(entry, step: step)
+            switch entry.wrapping {
+            case .none, .transient: return skipTarget(answer, entry)
+            case .collection:
+                // 4.0–4.4's `RSDCollectionResultObject`, made when Skip is tapped: its own dates, the answer
+                // in `children` (SageResearch@4.0.1 `RSDCollectionResultObject.swift:73-75, 98-110`).
+                object["type"] = "collection"
+                object["children"] = [answer]
+                let made = entry.wrappedAt ?? entry.start
+                object["startDate"] = .string(stamp(made))
+                object["endDate"] = .string(stamp(made))
+            }
+        }
+        return skipTarget(.object(object), entry)
+    }
+
+    /// SageResearch's navigation results carry the skip button's `skipToIdentifier` (4.5's wrapper does not
+    /// serialise it).
+    private func skipTarget(_ result: JSONValue, _ entry: SageResultEntry) -> JSONValue {
+        guard var object = result.objectValue, let skipTo = entry.skipTo, entry.wrapping != .transient, !engine.isAssessmentModel else { return result }
+        object["skipToIdentifier"] = .string(skipTo)
+        return .object(object)
+    }
+
+    /// `RSDAnswerResultObject` of a form field: `answerType` `{baseType, sequenceType?, formDataType}`,
+    /// `value` left out when nil.
+    private func legacyAnswer(_ input: (field: String, value: JSONValue?), field: Sage.Field?, at entry: SageResultEntry) -> JSONValue {
+        var type: [String: JSONValue] = ["baseType": .string(field?.shape.base.rawValue ?? "codable")]
+        if field?.shape.isArray == true { type["sequenceType"] = "array" }
+        if let field { type["formDataType"] = .string(field.typeName) }
+        var object: [String: JSONValue] = [
+            "identifier": .string(input.field), "type": "answer", "answerType": .object(type),
+            "startDate": .string(stamp(entry.start)), "endDate": .string(stamp(entry.end ?? entry.start)),
+        ]
+        if let value = input.value { object["value"] = value }
+        return .object(object)
+    }
+
+    /// JsonModel's (and SageResearch 3.x's) `AnswerResultObject`: `answerType` `{type}` (`{type: array,
+    /// baseType}` for a multiple choice), `questionText`, `value` left out when nil.
+    private func jsonModelAnswer(_ entry: SageResultEntry, step: Sage.Step?) -> JSONValue {
+        var object: [String: JSONValue] = ["identifier": .string(entry.identifier), "type": "answer", "startDate": .string(stamp(entry.start))]
+        if let end = entry.end { object["endDate"] = .string(stamp(end)) }
+        if let text = step?.questionText { object["questionText"] = .string(text) }
+        if let step {
+            if step.answerIsObject || step.fields.isEmpty {
+                object["answerType"] = ["type": "object"]
+            } else if step.fields[0].shape.isArray {
+                object["answerType"] = ["type": "array", "baseType": .string(step.fields[0].resultType)]
+            } else {
+                object["answerType"] = ["type": .string(step.fields[0].resultType)]
+            }
+        }
+        if let value = entry.value { object["value"] = value }
+        return .object(object)
+    }
+
+    private func stamp(_ elapsed: Int) -> String {
+        ScenarioClock(today: session.clock.today, elapsed: elapsed).timestamp(zulu: false)
     }
 
     /// A fixed run id made from the task and the day, so that payloads are the same on every replay.
@@ -40,91 +144,5 @@ struct SageResult {
             uuid.append(character)
         }
         return uuid
-    }
-
-    /// The path's results, grouped by the sections the steps are in.
-    private var history: [JSONValue] {
-        // A stack of open sections, each with the results gathered in it so far.
-        var open: [(section: Int, results: [JSONValue], start: String, end: String)] = []
-        var top: [JSONValue] = []
-        func close() {
-            let finished = open.removeLast()
-            let result: JSONValue = .object([
-                "identifier": .string(survey.sections[finished.section].name), "type": .string("section"),
-                "startDate": .string(finished.start), "endDate": .string(finished.end), "stepHistory": .array(finished.results),
-            ])
-            if open.isEmpty { top.append(result) } else { open[open.count - 1].results.append(result) }
-        }
-        for index in session.history {
-            var chain: [Int] = []
-            var section = survey.steps[index].section
-            while let inner = section {
-                chain.insert(inner, at: 0)
-                section = survey.sections[inner].parent
-            }
-            var shared = 0
-            while shared < open.count, shared < chain.count, open[shared].section == chain[shared] { shared += 1 }
-            while open.count > shared { close() }
-            for inner in chain[shared...] { open.append((inner, [], session.startDate(of: index), session.endDate(of: index))) }
-            let result = stepResult(index)
-            if open.isEmpty {
-                top.append(result)
-            } else {
-                open[open.count - 1].results.append(result)
-                for level in open.indices { open[level].end = session.endDate(of: index) }
-            }
-        }
-        while !open.isEmpty { close() }
-        return top
-    }
-
-    private func stepResult(_ index: Int) -> JSONValue {
-        let step = survey.steps[index]
-        let values = session.values(of: index)
-        var result: [String: JSONValue] = [
-            "identifier": .string(step.name), "startDate": .string(session.startDate(of: index)), "endDate": .string(session.endDate(of: index)),
-        ]
-        switch (step.kind, survey.generation) {
-        case (.display, _):
-            result["type"] = .string("base")
-        case (.question, .legacy):
-            result["type"] = .string("collection")
-            result["inputResults"] = .array(step.fields.map { field in answerResult(field.id, field: field, value: values[field.id], index: index) })
-            if let skip = session.skipTarget(of: index) { result["skipToIdentifier"] = .string(skip) }
-        case (.question, _):
-            let value: JSONValue? = step.answerIsObject ? (values.isEmpty ? nil : .object(values)) : step.fields.first.flatMap { values[$0.id] }
-            return answerResult(step.name, field: step.answerIsObject ? nil : step.fields.first, value: value, index: index)
-        }
-        return .object(result)
-    }
-
-    /// An answer result; `value` is omitted when there is none (reference §1.4).
-    private func answerResult(_ identifier: String, field: Sage.Field?, value: JSONValue?, index: Int) -> JSONValue {
-        var result: [String: JSONValue] = [
-            "identifier": .string(identifier), "type": .string("answer"),
-            "startDate": .string(session.startDate(of: index)), "endDate": .string(session.endDate(of: index)),
-            "answerType": answerType(field),
-        ]
-        if let value { result["value"] = value }
-        return .object(result)
-    }
-
-    private func answerType(_ field: Sage.Field?) -> JSONValue {
-        guard let field else { return survey.generation == .assessment ? ["type": "object"] : ["baseType": "codable", "sequenceType": "dictionary"] }
-        let base = field.shape.base
-        if survey.generation == .assessment {
-            let name: String =
-                switch base {
-                case .decimal: "number"
-                case .date: "string"
-                case .codable: "object"
-                default: base.rawValue
-                }
-            return field.shape.isArray ? ["type": "array", "baseType": .string(name)] : ["type": .string(name)]
-        }
-        var type: [String: JSONValue] = ["baseType": .string(base.rawValue)]
-        if field.shape.isArray { type["sequenceType"] = "array" }
-        if survey.generation == .legacy { type["formDataType"] = .string(field.typeName) }
-        return .object(type)
     }
 }

@@ -1,96 +1,139 @@
 import SurveyCore
 
-/// A respondent running a task: the step path so far (`stepHistory`), the step on screen, and every answer
-/// ever entered (reference §1.5: results that leave the path are kept only to pre-fill a revisit). The
-/// forward tap runs the generation's survey rules; going back pops the path.
+/// One navigator at work: the task's or a section's (SageResearch's `RSDTaskViewModel`, AssessmentModel's
+/// `BranchState`), with the result it builds.
+struct SageNavigatorState: Sendable {
+    var section: Int?
+    var result: SageBranchResult
+    /// SageResearch's `previousResults`: results that left the path, which pre-fill a step shown again.
+    var cache: [SageResultEntry] = []
+    /// The child on screen, or the section entered; nil before the first.
+    var current: SageSurvey.Node?
+    /// Kotlin AssessmentModel: the result of the step on screen when it is not in the history (a step entered
+    /// from itself: `appendChildResultIfNeeded` skips a result whose identifier the last entry has).
+    var detached: SageResultEntry?
+    /// Tells apart the navigators of one section (their results are shared objects in some engines).
+    var instance: Int
+}
+
+/// A respondent running a task under one engine: the navigators open (the task and the sections entered),
+/// the step on screen, and the result as the engine builds it. The navigation itself is in
+/// `SageResearchNavigator.swift` and `SageAssessmentNavigator.swift`.
 final class SageSession: SurveySession {
     let survey: SageSurvey
+    let engine: SageEngine
     let settings: SessionSettings
-    private let coverage: (recorder: CoverageRecorder, layout: SageCoverageLayout)?
+    let coverage: (recorder: CoverageRecorder, layout: SageCoverageLayout)?
     private(set) var clock: ScenarioClock
-    private let startedAt: Int
-    /// The steps passed, in order: the task result's `stepHistory` without the current step.
-    private(set) var history: [Int] = []
+    /// The open navigators, the task's first.
+    var open: [SageNavigatorState] = []
+    /// SageResearch's `childPaths`: the last navigator of each section, reused when Back goes into it.
+    var retained: [Int: SageNavigatorState] = [:]
+    /// The latest state of each section navigator's result, by instance.
+    var branchStates: [Int: SageBranchResult] = [:]
+    private var nextInstance = 0
     /// The step on screen; nil once the task has finished.
-    private(set) var current: Int?
-    /// Each step's answers by field id, on the path or not (the previous-results cache pre-fills a revisit).
-    private(set) var answers: [Int: [String: JSONValue]] = [:]
-    /// Steps left by the skip action: their result carries its `skipToIdentifier`.
-    private var skippedTo: [Int: String] = [:]
-    private var shownAt: [Int: Int] = [:]
-    private var leftAt: [Int: Int] = [:]
-    private(set) var ending: SageSurvey.Ending?
-    private(set) var cohorts: Set<String> = []
-    /// The rule whose unknown target ended the task, for the step checker.
+    var current: Int?
+    private(set) var ending: Ending?
+    /// The task result once handed to the app (`handleTaskResultReady`, `readyToSave`): later changes are
+    /// not in it.
+    private(set) var saved: JSONValue?
+    var cohorts: Set<String> = []
+    /// What the action being performed reports.
+    var events: [TraceEvent] = []
+    /// The rule whose target no navigator had, for the step checker.
     private(set) var unknownTarget: (step: Int, target: String)?
+    private var visible: [Int] = []
 
-    init(survey: SageSurvey, settings: SessionSettings, coverage: CoverageRecorder?) {
+    /// How the task ended.
+    enum Ending: String {
+        case completed, exit
+        case unknownTarget = "unknown_target"
+    }
+
+    init(survey: SageSurvey, engine: SageEngine, settings: SessionSettings, coverage: CoverageRecorder?) {
         self.survey = survey
+        self.engine = engine
         self.settings = settings
         self.coverage = coverage.map { ($0, survey.coverageLayout(for: $0)) }
         self.clock = ScenarioClock(today: settings.today)
-        self.startedAt = 0
-        if survey.steps.isEmpty {
-            ending = .completed
-            coverage.map { $0.terminal(SageCoverageLayout.terminal(.completed)) }
-        } else {
-            show(0)
-        }
+        open = [makeNavigator(section: nil)]
+        if engine.isAssessmentModel { assessmentForward(from: nil) } else { researchMoveToNext(from: nil) }
+        events = []
+        refreshVisible()
     }
+
+    func makeNavigator(section: Int?) -> SageNavigatorState {
+        nextInstance += 1
+        let name = section.map { survey.sections[$0].name } ?? survey.identifier
+        return SageNavigatorState(section: section, result: SageBranchResult(identifier: name, section: section, start: now), instance: nextInstance)
+    }
+
+    var now: Int { clock.elapsed }
+
+    var level: Int { open.count - 1 }
 
     // MARK: what the respondent sees
 
     var currentQuestion: String? { current.map { survey.steps[$0].id } }
 
-    var visibleQuestions: [String] { (history + (current.map { [$0] } ?? [])).map { survey.steps[$0].id } }
+    var visibleQuestions: [String] { visible.map { survey.steps[$0].id } }
 
-    var visibleCount: Int { history.count + (current == nil ? 0 : 1) }
+    var visibleCount: Int { visible.count }
 
-    func visibleQuestion(at position: Int) -> String { survey.steps[visibleIndex(at: position)].id }
+    func visibleQuestion(at position: Int) -> String { survey.steps[visible[position]].id }
 
-    func visibleQuestionIndex(at position: Int) -> Int { visibleIndex(at: position) }
+    func visibleQuestionIndex(at position: Int) -> Int { visible[position] }
 
-    private func visibleIndex(at position: Int) -> Int { position < history.count ? history[position] : current ?? 0 }
+    var currentVisiblePosition: Int? { current == nil ? nil : visible.lastIndex(of: current!) }
 
-    var currentVisiblePosition: Int? { current == nil ? nil : history.count }
+    var visibleFingerprint: UInt64 { StableHash.of(visibleQuestions) }
 
-    /// Whether the forward button reads Done: the step can move on, and looking ahead without the rules
-    /// (the engine ignores rules while peeking, reference §1.2) finds no step after it.
+    /// Whether the forward button reads Done: it is enabled, and no navigator up the chain has a step after
+    /// its current one when looking ahead (rules are not read while peeking).
     var isSubmittable: Bool {
         guard let current, missingAnswer(current) == nil else { return false }
-        if case .end = fallback(from: current) { return true }
-        return false
+        return engine.isAssessmentModel ? !assessmentHasNodeAfter : !researchHasStepAfter
     }
 
     var hasEnded: Bool { ending != nil }
 
     func answer(for question: String) -> JSONValue? {
-        guard let index = survey.indexByID[question], let values = answers[index], !values.isEmpty else { return nil }
+        guard let index = survey.indexByID[question] else { return nil }
         let step = survey.steps[index]
-        if step.fields.count == 1, !step.answerIsObject { return values[step.fields[0].id] }
-        return .object(values)
+        let entry = latestEntry(of: index)
+        if step.kind == .display { return nil }
+        if step.fields.count == 1, !step.answerIsObject, survey.generation == .legacy {
+            return entry?.inputs.first { $0.field == step.fields[0].id }?.value ?? nil
+        }
+        if survey.generation == .legacy {
+            let values = (entry?.inputs ?? []).compactMap { input in input.value.map { (input.field, $0) } }
+            return values.isEmpty ? nil : .object(Dictionary(values, uniquingKeysWith: { _, last in last }))
+        }
+        return entry?.value
     }
 
-    var payload: JSONValue? {
-        guard let ending else { return nil }
-        return SageResult(survey: survey, session: self, ending: ending).json
+    /// The entry a step's answers are read from: on screen its live result, else its latest result in the
+    /// open navigators, else the cache that pre-fills it.
+    private func latestEntry(of step: Int) -> SageResultEntry? {
+        let name = survey.steps[step].name
+        let section = survey.steps[step].section
+        for navigator in open.reversed() where navigator.section == section {
+            if let entry = navigator.detached, entry.step == step { return entry }
+            if let entry = navigator.result.stepHistory.last(where: { $0.identifier == name && $0.step == step }) { return entry }
+            if let entry = navigator.cache.last(where: { $0.identifier == name && $0.step == step }) { return entry }
+        }
+        if let navigator = retained[section ?? -1], let entry = navigator.result.stepHistory.last(where: { $0.step == step }) { return entry }
+        return nil
     }
 
-    func startDate(of step: Int) -> String { stamp(shownAt[step] ?? startedAt) }
-    func endDate(of step: Int) -> String { stamp(leftAt[step] ?? clock.elapsed) }
-    var taskStartDate: String { stamp(startedAt) }
-    var taskEndDate: String { stamp(clock.elapsed) }
-    func skipTarget(of step: Int) -> String? { skippedTo[step] }
-
-    private func stamp(_ elapsed: Int) -> String {
-        ScenarioClock(today: clock.today, elapsed: elapsed).timestamp(zulu: false)
-    }
+    var payload: JSONValue? { saved }
 
     var otherActions: [Action] {
         guard let current else { return [] }
         var actions: [Action] = []
-        if !history.isEmpty { actions.append(.back) }
-        if survey.steps[current].canSkip { actions.append(.skip(question: nil)) }
+        if canGoBack { actions.append(.back) }
+        if skipButton(for: current) != nil { actions.append(.skip(question: nil)) }
         return actions
     }
 
@@ -100,181 +143,280 @@ final class SageSession: SurveySession {
         if let id = action.question, survey.indexByID[id] == nil, action.isAboutAStep {
             return StepResult(.doesNotFit("the task has no step '\(id)'\(Spelling.suggestion(for: id, in: survey.questionIDs))"))
         }
+        events = []
+        let outcome: Outcome
         switch action {
-        case .answer(let id, let value): return onCurrent(id) { self.answer($0, value) }
-        case .clear(let id):
-            return onCurrent(id) { index in
-                self.answers[index] = nil
-                return StepResult(.ok)
-            }
-        case .next(let id): return onCurrent(id) { self.forward(from: $0, skipping: false, requireDone: false) }
-        case .skip(let id):
-            return onCurrent(id) { index in
-                guard self.survey.steps[index].canSkip else {
-                    return StepResult(.rejected("'\(self.survey.steps[index].id)' has no skip: it is not optional and has no skip action"))
-                }
-                return self.forward(from: index, skipping: true, requireDone: false)
-            }
-        case .submit: return onCurrent(nil) { self.forward(from: $0, skipping: false, requireDone: true) }
-        case .back: return onCurrent(nil) { _ in self.back() }
+        case .answer(let id, let value): outcome = onCurrent(id) { self.answer($0, value) }
+        case .clear(let id): outcome = onCurrent(id) { self.answer($0, nil) }
+        case .next(let id): outcome = onCurrent(id) { self.forward(from: $0, skipping: false, requireDone: false) }
+        case .skip(let id): outcome = onCurrent(id) { self.forward(from: $0, skipping: true, requireDone: false) }
+        case .submit: outcome = onCurrent(nil) { self.forward(from: $0, skipping: false, requireDone: true) }
+        case .back: outcome = onCurrent(nil) { _ in self.back() }
         case .app(.wait(let seconds)):
             clock.advance(seconds: seconds)
-            return StepResult(.ok)
+            outcome = .ok
         case .goto: return StepResult(.doesNotFit("SageResearch has no goto: a task moves one step at a time (use next, back or skip)"))
         case .hostCondition: return StepResult(.doesNotFit("SageResearch tasks have no host-decided conditions"))
         case .add, .remove: return StepResult(.doesNotFit("SageResearch tasks have no repeating groups"))
         case .app(let event): return StepResult(.doesNotFit("SageResearch tasks have no app lifecycle step '\(ScenarioSyntaxName.of(event))'; only wait"))
         }
+        if case .doesNotFit = outcome { return StepResult(outcome) }
+        refreshVisible()
+        return StepResult(outcome, events: events)
     }
 
     /// Runs `body` on the current step, which `id` (when given) must name.
-    private func onCurrent(_ id: String?, _ body: (Int) -> StepResult) -> StepResult {
-        guard let current else { return StepResult(.rejected("the task has finished")) }
+    private func onCurrent(_ id: String?, _ body: (Int) -> Outcome) -> Outcome {
+        guard let current else { return .rejected("the task has finished") }
         if let id, id != survey.steps[current].id {
-            return StepResult(.rejected("'\(id)' is not the step on screen ('\(survey.steps[current].id)'); go back to change it"))
+            return .rejected("'\(id)' is not the step on screen ('\(survey.steps[current].id)'); go back to change it")
         }
         return body(current)
     }
 
-    private func answer(_ index: Int, _ value: JSONValue) -> StepResult {
+    /// Enters an answer (nil: clears it) into the step's live result.
+    private func answer(_ index: Int, _ value: JSONValue?) -> Outcome {
         let step = survey.steps[index]
-        guard step.kind == .question else { return StepResult(.rejected("'\(step.id)' is a \(step.type) step: it takes no answer")) }
-        switch survey.fieldValues(value, for: step, today: settings.today) {
-        case .failure(let refusal): return StepResult(refusal.outcome)
-        case .success(let values):
-            answers[index] = values.isEmpty ? nil : values
-            if let coverage { coverage.layout.recordAnswer(values, at: index, survey: survey, coverage.recorder) }
-            return StepResult(.ok)
-        }
-    }
-
-    /// Why the forward tap is refused on a step: a required input without an answer.
-    private func missingAnswer(_ index: Int) -> String? {
-        let step = survey.steps[index]
-        let values = answers[index] ?? [:]
-        guard let field = step.fields.first(where: { !$0.isOptional && values[$0.id] == nil }) else { return nil }
-        let name = step.fields.count == 1 ? "'\(step.id)'" : "'\(field.id)' of '\(step.id)'"
-        return "\(name) needs an answer: it is not optional\(step.canSkip ? " (skip it instead)" : "")"
-    }
-
-    private func back() -> StepResult {
-        guard let previous = history.last else { return StepResult(.rejected("'\(currentQuestion ?? "")' is the first step: there is no step to go back to")) }
-        // `_moveBack` truncates the history from the previous step; its answers stay to pre-fill it.
-        history.removeLast()
-        if let current { leftAt[current] = clock.elapsed }
-        show(previous)
-        return StepResult(.ok)
-    }
-
-    /// The forward tap (Next, Done, or the skip action): the rules choose where to go, else the fallbacks.
-    private func forward(from index: Int, skipping: Bool, requireDone: Bool) -> StepResult {
-        if requireDone, !isSubmittable {
-            if let missing = missingAnswer(index) { return StepResult(.rejected(missing)) }
-            return StepResult(.rejected("the forward button of '\(survey.steps[index].id)' reads Next, not Done: steps follow it"))
-        }
-        let step = survey.steps[index]
-        if skipping {
-            answers[index] = nil
-            if let target = step.skipTarget { skippedTo[index] = target }
-        } else {
-            if let missing = missingAnswer(index) { return StepResult(.rejected(missing)) }
-            skippedTo[index] = nil
-        }
-        var events: [TraceEvent] = []
-        let decided = ruleTarget(for: index, events: &events)
-        var destination: SageSurvey.Destination
-        if let target = decided ?? (skipping ? step.skipTarget : nil) {
-            destination = survey.destination(of: target, from: index)
-            if case .end(.unknownTarget) = destination { unknownTarget = (index, target) }
-        } else {
-            destination = fallback(from: index)
-        }
-        leftAt[index] = clock.elapsed
-        switch destination {
-        case .end(let reason):
-            history.append(index)
-            current = nil
-            ending = reason
-            var detail: [String: JSONValue] = ["reason": .string(reason.rawValue)]
-            if reason == .unknownTarget, let target = unknownTarget?.target { detail["target"] = .string(target) }
-            events.append(TraceEvent("task_finished", detail: .object(detail)))
-            coverage.map { $0.recorder.terminal(SageCoverageLayout.terminal(reason)) }
-        case .step(let target):
-            if target == index || history.contains(target) {
-                // A target with a result in the history is a backward jump: the history is truncated from
-                // it (`removeStepHistory(from:)`), the answers stay to pre-fill (reference §1.2, §1.5).
-                if let position = history.firstIndex(of: target) { history.removeSubrange(position...) }
-                events.append(TraceEvent("jumped_back", detail: .object(["to": .string(survey.steps[target].id)])))
+        guard step.kind == .question else { return .rejected("'\(step.id)' is a \(step.type) step: it takes no answer") }
+        var stored: JSONValue? = nil
+        var fields: [String: JSONValue] = [:]
+        if let value {
+            if let checkbox = step.skipCheckbox, value == checkbox {
+                // Checking the skip checkbox stores its value, JSON null by default (`SkipCheckboxInputItem`).
+                stored = value
             } else {
-                history.append(index)
+                switch survey.fieldValues(value, for: step, today: settings.today) {
+                case .failure(let refusal): return refusal.outcome
+                case .success(let values):
+                    fields = values
+                    if step.fields.count == 1, !step.answerIsObject { stored = values[step.fields[0].id] } else if !values.isEmpty { stored = .object(values) }
+                }
             }
-            show(target)
         }
-        return StepResult(.ok, events: events)
+        updateLiveEntry(of: index) { entry in
+            if survey.generation == .legacy {
+                // Each field changed moves its input result to the end (`appendInputResults(with:)`); a field
+                // no longer answered keeps a result without a value.
+                for field in step.fields {
+                    let new = fields[field.id]
+                    let old = entry.inputs.first { $0.field == field.id }
+                    guard old == nil ? new != nil : old!.value != new else { continue }
+                    entry.inputs.removeAll { $0.field == field.id }
+                    entry.inputs.append((field.id, new))
+                }
+            } else {
+                entry.value = stored
+            }
+        }
+        if let coverage, value != nil { coverage.layout.recordAnswer(fields, at: index, survey: survey, coverage.recorder) }
+        return .ok
     }
 
-    /// Where the step goes without a rule: its `nextStepIdentifier`, else the next step in order.
-    private func fallback(from index: Int) -> SageSurvey.Destination {
-        if let next = survey.steps[index].nextStepIdentifier { return survey.destination(of: next, from: index) }
-        return survey.stepInOrder(after: index)
+    /// Changes the result of the step on screen, the last of its navigator's history (or the one kept out of
+    /// it).
+    func updateLiveEntry(of step: Int, _ change: (inout SageResultEntry) -> Void) {
+        if open[level].detached?.step == step {
+            change(&open[level].detached!)
+            return
+        }
+        guard let position = open[level].result.stepHistory.lastIndex(where: { $0.step == step }) else { return }
+        change(&open[level].result.stepHistory[position])
     }
 
-    private func show(_ index: Int) {
+    /// The live result of the step on screen.
+    func liveEntry(of step: Int) -> SageResultEntry? {
+        if let detached = open[level].detached, detached.step == step { return detached }
+        return open[level].result.stepHistory.last { $0.step == step }
+    }
+
+    /// Why the forward button is disabled on a step: a required input without an answer (a legacy field's
+    /// `isOptional || answer != nil`; a v3 question's `isOptional || jsonValue != nil`; AssessmentModel's
+    /// `optional || hasSelectedAnswer`).
+    func missingAnswer(_ index: Int) -> String? {
+        let step = survey.steps[index]
+        guard step.kind == .question, let entry = liveEntry(of: index) else { return nil }
+        let missing: Sage.Field?
+        if survey.generation == .legacy {
+            missing = step.fields.first { field in !field.isOptional && (entry.inputs.first { $0.field == field.id }?.value ?? nil) == nil }
+        } else {
+            missing = step.fields.allSatisfy(\.isOptional) || entry.value != nil ? nil : step.fields.first
+        }
+        guard let field = missing else { return nil }
+        let name = step.fields.count == 1 || survey.generation != .legacy ? "'\(step.id)'" : "'\(field.id)' of '\(step.id)'"
+        return "\(name) needs an answer: it is not optional\(skipButton(for: index) != nil ? " (skip it instead)" : "")"
+    }
+
+    /// The forward tap: Next, Done (`submit`), or the skip button.
+    private func forward(from index: Int, skipping: Bool, requireDone: Bool) -> Outcome {
+        if requireDone, !isSubmittable {
+            if let missing = missingAnswer(index) { return .rejected(missing) }
+            return .rejected("the forward button of '\(survey.steps[index].id)' reads Next, not Done: steps follow it")
+        }
+        if skipping {
+            guard let action = skipButton(for: index) else {
+                return .rejected("'\(survey.steps[index].id)' shows no skip button\(engine.isAssessmentModel ? " (it hides it)" : ": it has no skip action")")
+            }
+            if engine.isAssessmentModel { assessmentSkip(from: index) } else { researchSkip(from: index, action: action) }
+            return .ok
+        }
+        if let missing = missingAnswer(index) { return .rejected(missing) }
+        if engine.isAssessmentModel { assessmentGoForward() } else { researchGoForward() }
+        return .ok
+    }
+
+    private var canGoBack: Bool { engine.isAssessmentModel ? assessmentCanGoBack : researchCanGoBack }
+
+    private func back() -> Outcome {
+        guard canGoBack else {
+            return .rejected("'\(currentQuestion ?? "")' shows no Back button: \(backRefusal)")
+        }
+        if engine.isAssessmentModel { assessmentGoBack() } else { researchGoBack() }
+        return .ok
+    }
+
+    private var backRefusal: String {
+        guard let current else { return "the task has finished" }
+        let step = survey.steps[current]
+        if step.buttons.hidesBack { return "the step hides it" }
+        return "there is no step to go back to"
+    }
+
+    /// The skip button a step shows: SageResearch's skip action (of the step, else of a section or the task
+    /// around it) unless the step hides it; AssessmentModel's on every question step unless hidden (as each
+    /// implementation reads `shouldHideActions`: `assessmentHides`).
+    func skipButton(for index: Int) -> Sage.SkipAction? {
+        let step = survey.steps[index]
+        if engine.isAssessmentModel {
+            guard step.kind == .question, !assessmentHides(step, \.hidesSkip) else { return nil }
+            return step.buttons.skip ?? Sage.SkipAction(isNavigation: false, target: nil, location: step.location)
+        }
+        guard !step.buttons.hidesSkip else { return nil }
+        if let action = step.buttons.skip { return action }
+        var section = step.section
+        while let inner = section {
+            if let action = survey.sections[inner].buttons.skip { return action }
+            section = survey.sections[inner].parent
+        }
+        return survey.buttons.skip
+    }
+
+    /// Whether AssessmentModel hides a step's Skip or Back button, as this implementation reads it.
+    func assessmentHides(_ step: Sage.Step, _ flag: KeyPath<Sage.Buttons, Bool>) -> Bool {
+        survey.assessmentHides(step, flag, kotlin: engine.isKotlin)
+    }
+
+    /// Whether the step, a section around it or the task hides a button.
+    func hides(_ step: Sage.Step, _ flag: KeyPath<Sage.Buttons, Bool>) -> Bool {
+        if step.buttons[keyPath: flag] || survey.buttons[keyPath: flag] { return true }
+        var section = step.section
+        while let inner = section {
+            if survey.sections[inner].buttons[keyPath: flag] { return true }
+            section = survey.sections[inner].parent
+        }
+        return false
+    }
+
+    // MARK: showing steps and ending
+
+    /// A step's fresh result (`instantiateStepResult()`), stamped now.
+    func freshEntry(for index: Int) -> SageResultEntry {
+        let step = survey.steps[index]
+        let kind: SageResultEntry.Kind =
+            switch (step.kind, survey.generation) {
+            case (.display, _): .base
+            case (.question, .legacy): .collection
+            case (.question, _): .answer
+            }
+        var entry = SageResultEntry(identifier: step.name, step: index, kind: kind, start: now)
+        // Results up to SageResearch 4.3 (its own, and JsonModel 1.2–1.3's) start with `endDate = Date()`;
+        // JsonModel's from 1.4 have no end date until the step is left.
+        if engine.resultStyle != .jsonModel { entry.end = now }
+        return entry
+    }
+
+    /// Puts a step on screen.
+    func show(_ index: Int) {
         current = index
-        shownAt[index] = clock.elapsed
+        if open[level].detached?.step != index { open[level].detached = nil }
+        open[level].current = .step(index)
         if let coverage, let question = coverage.layout.questionIndex(of: index) { coverage.recorder.question(question, shown: true) }
     }
 
-    /// The target the step's survey rules choose, by the generation's rule (reference §1.2): legacy, exactly
-    /// one distinct target among the matching rules of all fields; v3, exactly one matching rule; the
-    /// successor, the first matching rule. Without one, a step whose answers are all missing goes to its
-    /// skip action's target (`skipToIfNil`).
-    private func ruleTarget(for index: Int, events: inout [TraceEvent]) -> String? {
-        let step = survey.steps[index]
-        let values = answers[index] ?? [:]
-        let allMissing = values.isEmpty
-        func answer(of rule: Sage.Rule) -> JSONValue? {
-            step.answerIsObject ? (values.isEmpty ? nil : .object(values)) : values[step.fields[rule.field].id]
-        }
-        if survey.generation == .v3, allMissing, let skip = step.skipTarget { return skip }
-        var targets: [String] = []
-        var matchedRules: [Int] = []
-        for (position, rule) in step.rules.enumerated() {
-            let base = step.fields.indices.contains(rule.field) ? step.fields[rule.field].shape.base : .codable
-            let matched =
-                survey.generation == .assessment ? rule.matchesSuccessor(answer(of: rule), base: base) : rule.matchesLegacy(answer(of: rule), base: base)
-            coverage.map { $0.layout.recordRule(index, position, matched: matched, $0.recorder) }
-            if let cohort = rule.cohort {
-                if matched, cohorts.insert(cohort).inserted { events.append(TraceEvent("cohort_added", detail: .string(cohort))) }
-                if !matched, cohorts.remove(cohort) != nil { events.append(TraceEvent("cohort_removed", detail: .string(cohort))) }
-            }
-            guard matched, let target = rule.target else { continue }
-            targets.append(target)
-            matchedRules.append(position)
-            if survey.generation == .assessment {
-                coverage.map { $0.layout.recordJump(index, position, taken: true, $0.recorder) }
-                events.append(TraceEvent("rule_matched", detail: .object(["rule": .number(Double(position + 1)), "to": .string(target)])))
-                return target
-            }
-        }
-        let distinct = Set(targets)
-        let decided = survey.generation == .legacy ? distinct.count == 1 : targets.count == 1
-        if let coverage {
-            for position in matchedRules { coverage.layout.recordJump(index, position, taken: decided, coverage.recorder) }
-        }
-        if decided, let target = targets.first {
-            events.append(TraceEvent("rule_matched", detail: .object(["to": .string(target)])))
-            return target
-        }
-        if targets.count > 1 {
-            // Two or more targets (v3: two or more rules, even to one target) cancel each other.
-            events.append(TraceEvent("rules_conflict", detail: .array(targets.map(JSONValue.string))))
-        }
-        return allMissing ? step.skipTarget : nil
+    /// Hands the task result to the app once (`handleTaskResultReady`, `readyToSave`).
+    func handOver() {
+        guard saved == nil else { return }
+        open[0].result.end = now
+        saved = SageResult(survey: survey, session: self).json
+        events.append(TraceEvent("result_saved"))
     }
 
-    /// The answers of a step by field, for the result.
-    func values(of step: Int) -> [String: JSONValue] { answers[step] ?? [:] }
+    /// Ends the task; the result is handed over unless the engine saves nothing (Kotlin's exit).
+    func finish(_ reason: Ending, saving: Bool, target: String? = nil) {
+        if saving { handOver() }
+        current = nil
+        ending = reason
+        // A target no navigator has finishes the task as completed, not as an early exit.
+        var detail: [String: JSONValue] = ["reason": .string(reason == .exit ? "exit" : "completed")]
+        if let target { detail["unknown_target"] = .string(target) }
+        if !saving { detail["saved"] = false }
+        events.append(TraceEvent("task_finished", detail: .object(detail)))
+        coverage.map { $0.recorder.terminal(SageCoverageLayout.terminal(reason)) }
+    }
+
+    /// Notes a target no navigator has, for the event and the step checker.
+    func noteUnknownTarget(_ target: String, from step: Int?) {
+        if let step { unknownTarget = (step, target) }
+    }
+
+    /// The latest state of a section entry's result: its own snapshot, or, where results are shared objects
+    /// (SageResearch 4.4+, AssessmentModel), the state its navigator reached.
+    func resolved(_ entry: SageResultEntry) -> SageBranchResult? {
+        guard case .branch(let snapshot, let instance) = entry.kind else { return nil }
+        guard engine.sharesBranchResults else { return snapshot }
+        if let live = open.first(where: { $0.instance == instance }) { return live.result }
+        return branchStates[instance] ?? snapshot
+    }
+
+    // MARK: the path
+
+    /// The steps on the path, oldest first, ending with the step on screen: the path record of each open
+    /// navigator, a section in it standing for the steps of its result's path.
+    private func refreshVisible() {
+        var steps: [Int] = []
+        var walked: Set<Int> = []
+        func walk(_ result: SageBranchResult, depth: Int) {
+            if depth < open.count { walked.insert(depth) }
+            for name in pathOf(result) {
+                guard let node = survey.child(named: name, in: result.section) else { continue }
+                switch node {
+                case .step(let index): steps.append(index)
+                case .section(let index):
+                    if depth + 1 < open.count, open[depth + 1].section == index {
+                        walk(open[depth + 1].result, depth: depth + 1)
+                    } else if let entry = result.stepHistory.last(where: { $0.identifier == name }), let branch = resolved(entry) {
+                        walk(branch, depth: open.count)
+                    }
+                }
+            }
+        }
+        // A section still running is in its parent's path only once it ends (SageResearch appends its
+        // result then): its steps follow the parent's path.
+        for depth in open.indices where !walked.contains(depth) { walk(open[depth].result, depth: depth) }
+        if let current, steps.last != current { steps.append(current) }
+        visible = steps
+    }
+
+    /// The identifiers of a result's path as the engine walks back along it: SageResearch's path record (or
+    /// history); AssessmentModel's visits with repeats folded to the chain Back would take.
+    private func pathOf(_ result: SageBranchResult) -> [String] {
+        let ids = result.pathIdentifiers
+        guard engine.isAssessmentModel else { return ids }
+        var chain: [String] = []
+        for id in ids {
+            if let earlier = chain.firstIndex(of: id) { chain.removeSubrange((earlier + 1)...) } else { chain.append(id) }
+        }
+        return chain
+    }
 }
 
 extension Action {

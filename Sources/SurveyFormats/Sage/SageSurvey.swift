@@ -1,7 +1,7 @@
 import SurveyCore
 
 /// A loaded task: its steps flattened in document order (steps inside sections keep their section as a
-/// scope), the id index, and where each rule's target leads.
+/// scope), each navigator's children, and the id index.
 public struct SageSurvey: Survey {
     public let generation: Sage.Generation
     public var format: String { generation.formatName }
@@ -9,12 +9,22 @@ public struct SageSurvey: Survey {
     public let identifier: String
     public let versionString: String?
     public let schemaIdentifier: String?
+    let schemaInfo: (identifier: String?, revision: Int?)
+    let buttons: Sage.Buttons
     public let steps: [Sage.Step]
     public let sections: [Sage.Section]
     let indexByID: [String: Int]
+    /// The children of each navigator: the task's (`nil`) and each section's, in document order.
+    let childrenOf: [Int?: [Node]]
     /// Where the task is in its file (for coverage points about the whole task).
     let location: SourceLocation
     let coverageLayout = Lazy<SageCoverageLayout>()
+
+    /// A child of a navigator: a step, or a section with its own navigator.
+    enum Node: Hashable {
+        case step(Int)
+        case section(Int)
+    }
 
     init(_ outline: SageDecoder.Outline) throws(InputError) {
         let errors = outline.problems.filter { $0.severity == .error }
@@ -24,79 +34,122 @@ public struct SageSurvey: Survey {
         identifier = outline.identifier
         versionString = outline.versionString
         schemaIdentifier = outline.schemaIdentifier
+        schemaInfo = outline.schemaInfo
+        buttons = outline.buttons
         steps = outline.steps
         sections = outline.sections
         location = outline.location
         indexByID = Dictionary(outline.steps.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var children: [Int?: [Node]] = [nil: []]
+        for index in sections.indices { children[index] = [] }
+        // Document order: a section comes before its first step; sections and steps interleave by position.
+        var entries: [(position: Int, depth: Int, parent: Int?, node: Node)] = []
+        for (index, step) in steps.enumerated() { entries.append((index, Int.max, step.section, .step(index))) }
+        for (index, section) in sections.enumerated() {
+            var depth = 0
+            var parent = section.parent
+            while let outer = parent {
+                depth += 1
+                parent = sections[outer].parent
+            }
+            entries.append((section.steps.lowerBound, depth, section.parent, .section(index)))
+        }
+        entries.sort { ($0.position, $0.depth) < ($1.position, $1.depth) }
+        for entry in entries { children[entry.parent, default: []].append(entry.node) }
+        childrenOf = children
     }
 
     public var questionIDs: [String] { steps.map(\.id) }
 
     public func makeSession(_ settings: SessionSettings, coverage: CoverageRecorder?) -> any SurveySession {
-        SageSession(survey: self, settings: settings, coverage: coverage)
+        SageSession(survey: self, engine: SageEngine(generation: generation, settings: settings), settings: settings, coverage: coverage)
     }
 
     public var hostConditionKeys: [String] { [] }
 
-    // MARK: navigation targets
+    public var profiles: [String] { SageEngine.profiles(for: generation) }
 
-    /// Where a navigation leads from a step.
-    enum Destination: Equatable {
-        case step(Int)
-        /// The task ends: `exit`, past the last step, or (silently, in the real engine) an unknown target.
-        case end(Ending)
+    public var options: [String: [String]] { SageEngine.options(for: generation) }
+
+    public func format(for settings: SessionSettings) -> String {
+        "\(format), \(SageEngine(generation: generation, settings: settings).name)"
     }
 
-    enum Ending: String {
-        case completed, exit
-        case unknownTarget = "unknown_target"
+    // MARK: navigators
+
+    func children(of section: Int?) -> [Node] { childrenOf[section] ?? [] }
+
+    /// `step(with:)` / `node(identifier:)`: a child of the navigator with this identifier.
+    func child(named name: String, in section: Int?) -> Node? {
+        children(of: section).first { self.name(of: $0) == name }
     }
 
-    /// The step after `index` in document order, leaving sections as they end.
-    func stepInOrder(after index: Int) -> Destination {
-        index + 1 < steps.count ? .step(index + 1) : .end(.completed)
-    }
-
-    /// Where a target named on step `index` leads (reference §1.2, navigator): the reserved ids of the
-    /// generation, else an id looked up in the step's section and then in each enclosing one up to the
-    /// task (the reference is silent on scopes: this is our reading of sections as nested navigators); an
-    /// id none of them has ends the task, as `step(with:) == nil` does.
-    func destination(of target: String, from index: Int) -> Destination {
-        let section = steps[index].section
-        if generation.reservedTargets.contains(target) {
-            switch target {
-            case "exit": return .end(.exit)
-            case "nextStep": return stepInOrder(after: index)
-            case "nextSection":
-                guard let section else { return .end(.completed) }
-                let end = sections[section].steps.upperBound
-                return end < steps.count ? .step(end) : .end(.completed)
-            case "beginning":
-                let start = section.map { sections[$0].steps.lowerBound } ?? 0
-                return start < steps.count ? .step(start) : .end(.completed)
-            default: break
-            }
+    func name(of node: Node) -> String {
+        switch node {
+        case .step(let index): steps[index].name
+        case .section(let index): sections[index].name
         }
-        return resolve(target, in: section).map { .step($0) } ?? .end(.unknownTarget)
     }
 
-    /// The step a target names, looking in the section and then outwards; a section leads to its first step.
-    func resolve(_ target: String, in section: Int?) -> Int? {
-        var scope = section
+    /// The child after `node` in its navigator's order (`rsd_next(after:)`, `nodes[idx + 1]`).
+    func child(after node: Node, in section: Int?) -> Node? {
+        let list = children(of: section)
+        guard let index = list.firstIndex(of: node), index + 1 < list.count else { return nil }
+        return list[index + 1]
+    }
+
+    /// Whether a navigation target named on a step leads anywhere: SageResearch finds `exit` or an id of
+    /// the step's navigator or, when that section ends, of a navigator around it (the parent asks the
+    /// section's last step again); AssessmentModel finds its reserved ids or an id of the step's navigator.
+    func resolvesTarget(_ target: String, from index: Int) -> Bool {
+        if isReserved(target) { return true }
+        var section = steps[index].section
         while true {
-            let prefix = scope.map { sections[$0].id + "/" } ?? ""
-            if let step = indexByID[prefix + target] { return step }
-            if let inner = sections.firstIndex(where: { $0.id == prefix + target }) {
-                let range = sections[inner].steps
-                return range.isEmpty ? (range.upperBound < steps.count ? range.upperBound : nil) : range.lowerBound
-            }
-            guard let current = scope else { return nil }
-            scope = sections[current].parent
+            if child(named: target, in: section) != nil { return true }
+            guard generation != .assessment, let inner = section else { return false }
+            section = sections[inner].parent
         }
     }
 
-    /// Whether a target is a reserved id or names a step or section the navigator finds.
-    func isKnownTarget(_ target: String, from index: Int) -> Bool {
-        generation.reservedTargets.contains(target) || resolve(target, in: steps[index].section) != nil
+    /// The navigation targets a step names: its rules' (with their defaults), `nextStepIdentifier`, its skip
+    /// action's.
+    func targets(of index: Int) -> [(target: String, location: SourceLocation, what: String)] {
+        let step = steps[index]
+        let assessment = generation == .assessment
+        var named: [(target: String, location: SourceLocation, what: String)] = step.rules.enumerated().compactMap { position, rule in
+            rule.target(assessment: assessment).map { ($0, rule.targetLocation, rule.skipTo == nil ? "rule \(position + 1) (default target)" : "rule \(position + 1)") }
+        }
+        if let next = step.nextStepIdentifier, let location = step.nextStepLocation { named.append((next, location, "nextStepIdentifier")) }
+        if !assessment, let skip = step.buttons.skip, skip.isNavigation, let target = skip.target { named.append((target, skip.location, "the skip action")) }
+        return named
+    }
+
+    /// The reserved targets of the generation: SageResearch's navigator treats only `exit` specially (a
+    /// survey rule's `nextStep` and `nextSection` are looked up as ids); AssessmentModel reserves three.
+    func isReserved(_ target: String) -> Bool {
+        generation == .assessment ? ["exit", "nextSection", "beginning"].contains(target) : target == "exit"
+    }
+
+    /// Whether AssessmentModel hides a step's Skip or Back button. Swift (`AssessmentViewModel.shouldHide`):
+    /// the step's own `shouldHideActions`, or the assessment's for a node of that identifier among its own
+    /// children; a section's reaches only the section node itself (`AbstractNodeObject.shouldHideButton`
+    /// answers for `node === self`), and a completion step always hides Back. Kotlin: Back by the step's own
+    /// list (`canGoBack()`; a completion step only shows Back its `actions` name); Android's Skip asks the root's
+    /// current child, the section around the step when there is one, and its parents (`hideButton`).
+    func assessmentHides(_ step: Sage.Step, _ flag: KeyPath<Sage.Buttons, Bool>, kotlin: Bool) -> Bool {
+        let isBack = flag == \Sage.Buttons.hidesBack
+        if kotlin {
+            if isBack { return step.buttons.hidesBack || (step.isCompletion && !step.buttons.definesBack) }
+            guard let section = step.section else { return step.buttons.hidesSkip || buttons.hidesSkip }
+            var outer: Int? = section
+            while let inner = outer {
+                if sections[inner].buttons.hidesSkip { return true }
+                outer = sections[inner].parent
+            }
+            return buttons.hidesSkip
+        }
+        if isBack, step.isCompletion { return true }
+        if step.buttons[keyPath: flag] { return true }
+        return buttons[keyPath: flag] && child(named: step.name, in: nil) != nil
     }
 }

@@ -8,13 +8,13 @@ extension SageSurvey {
         guard let index = indexByID[question], steps[index].kind == .question else { return [] }
         let step = steps[index]
         let literals = step.rules.compactMap(\.matchingAnswer)
-        var values: [JSONValue]
+        var values: [JSONValue] = step.skipCheckbox.map { [$0] } ?? []
         if step.fields.count == 1, !step.answerIsObject, let field = step.fields.first {
-            values = candidates(for: field, literals: literals, today: settings.today)
+            values += candidates(for: field, literals: literals, today: settings.today)
         } else {
             // One input at a time first, then every input answered last (what moves the step on).
             let perField = step.fields.map { candidates(for: $0, literals: [], today: settings.today) }
-            values = literals.filter { $0.objectValue != nil }
+            values += literals.filter { $0.objectValue != nil }
             for (field, options) in zip(step.fields, perField) { values += options.dropFirst().prefix(3).map { .object([field.id: $0]) } }
             values.append(.object(Dictionary(zip(step.fields, perField).compactMap { field, values in values.first.map { (field.id, $0) } }, uniquingKeysWith: { first, _ in first })))
         }
@@ -96,7 +96,7 @@ extension SageSurvey {
             }
             field = position
         }
-        var ruleOperator: Sage.RuleOperator = object["matchingAnswer"] == nil ? .skip : .equal
+        var ruleOperator: Sage.RuleOperator?
         if let raw = object["ruleOperator"] {
             let text = try raw.string(for: "\"ruleOperator\"")
             guard let parsed = Sage.RuleOperator(rawValue: text), generation.operators.contains(parsed) else {
@@ -105,22 +105,24 @@ extension SageSurvey {
             ruleOperator = parsed
         }
         let rule = Sage.Rule(
-            step: index, field: field, target: nil, targetWritten: false, ruleOperator: ruleOperator,
-            matchingAnswer: object["matchingAnswer"]?.node.plain, cohort: nil, location: object.location, targetLocation: object.location)
+            step: index, field: field, skipTo: nil, written: ruleOperator,
+            matchingAnswer: object["matchingAnswer"].flatMap { $0.isNull ? nil : $0.node.plain }, cohort: nil, location: object.location,
+            targetLocation: object.location)
         return SagePredicate(rule: rule)
     }
 }
 
-/// A rule-shaped condition from a properties file, tested on the session's current answers.
+/// A rule-shaped condition from a properties file, tested on the answer the step holds now, as the session's
+/// engine compares.
 struct SagePredicate: SessionPredicate {
     let rule: Sage.Rule
 
     func holds(in session: any SurveySession) -> Bool {
         guard let session = session as? SageSession else { return false }
         let step = session.survey.steps[rule.step]
-        let values = session.values(of: rule.step)
-        let answer: JSONValue? = step.answerIsObject ? (values.isEmpty ? nil : .object(values)) : step.fields.indices.contains(rule.field) ? values[step.fields[rule.field].id] : nil
-        let base = step.fields.indices.contains(rule.field) ? step.fields[rule.field].shape.base : .codable
-        return session.survey.generation == .assessment ? rule.matchesSuccessor(answer, base: base) : rule.matchesLegacy(answer, base: base)
+        let field = step.fields.indices.contains(rule.field) ? step.fields[rule.field] : nil
+        var answer = session.answer(for: step.id)
+        if session.survey.generation == .legacy, step.fields.count > 1, let field { answer = answer?.objectValue?[field.id] }
+        return rule.matches(.found(answer), field: field, answerIsObject: step.answerIsObject, engine: session.engine)
     }
 }

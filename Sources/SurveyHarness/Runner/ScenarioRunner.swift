@@ -68,7 +68,8 @@ public struct ScenarioRunner: Sendable {
             return ScenarioResult(trace: empty, failures: [], stale: .init(step: 0, line: line?.number ?? 1, reason: problem))
         }
         let session = survey.makeSession(scenario.settings, coverage: coverage)
-        var trace = Trace(survey: scenario.surveyPath ?? "", format: survey.format, start: Trace.View(of: session), startEvents: session.startEvents)
+        var trace = Trace(
+            survey: scenario.surveyPath ?? "", format: survey.format(for: scenario.settings), start: Trace.View(of: session), startEvents: session.startEvents)
         observe?(session)
         var failures: [ScenarioResult.Failure] = []
         for line in scenario.lines {
