@@ -49,8 +49,9 @@ public struct FHIRPathExpression: Sendable {
     public let source: FHIRPathSource
     public let syntax: FHIRPathSyntax
     public let options: FHIRPathOptions
-    /// What the expression reads, for recomputing only what a change can affect.
-    public let dependencies: FHIRPathDependencies
+    /// What the expression reads, for recomputing only what a change can affect (worked out from the
+    /// syntax when asked).
+    public var dependencies: FHIRPathDependencies { FHIRPathDependencies(syntax, model: options.model) }
     /// Problems that are errors only in strict mode (a path the model does not have), found in lenient mode.
     public let warnings: [FHIRPathError]
     let root: Evaluator
@@ -68,12 +69,11 @@ public struct FHIRPathExpression: Sendable {
         var compiler = FHIRPathCompiler(options: options)
         root = try compiler.compileExpression(syntax)
         warnings = compiler.warnings
-        dependencies = FHIRPathDependencies(syntax, model: options.model)
     }
 
     /// The value of the expression on the environment's `%context` (empty when it has none).
     public func evaluate(_ environment: FHIRPathEnvironment) throws(FHIRPathError) -> FHIRPathCollection {
-        try evaluate(on: environment.variables["context"] ?? [], environment)
+        try evaluate(on: environment.variable("context") ?? [], environment)
     }
 
     /// The value of the expression with `$this` (the context) bound to `context`.

@@ -5,6 +5,7 @@ public enum SurveyReplayCLI {
     public static let commands: [CommandSpec] = [
         TestCommand.spec, ReplayCommand.spec, ReviewCommand.spec, RecordCommand.spec, ImportCommand.spec, FuzzCommand.spec,
         CompareCommand.spec, CoverageCommand.spec, GenerateCommand.spec, LintCommand.spec, BenchCommand.spec, FuzzParsersCommand.spec,
+        FHIRPathCommand.spec,
     ]
     public static let defaultCommand = "test"
 

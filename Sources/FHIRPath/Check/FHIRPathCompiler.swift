@@ -172,7 +172,17 @@ struct FHIRPathCompiler {
             }
             return (TypeOrMemberEvaluator(typeName: name, type: type, member: evaluator, range: range), input.types == nil ? .unknown : StaticType(types: nil, isSingleton: false))
         }
-        return (evaluator, try memberType(of: input, name, nameRange))
+        return (fused(targetEvaluator, name, range: range), try memberType(of: input, name, nameRange))
+    }
+
+    /// A member step joined to the chain of member steps before it, walked as one path.
+    private func fused(_ target: Evaluator?, _ name: String, range: Range<Int>) -> Evaluator {
+        let navigates = options.polymorphicNames == .navigate
+        let step = MemberEvaluator(target: nil, name: name, model: model, navigatesPolymorphicNames: navigates, range: range)
+        if let path = target as? PathEvaluator {
+            return PathEvaluator(source: path.source, steps: path.steps + [step], range: range)
+        }
+        return PathEvaluator(source: target, steps: [step], range: range)
     }
 
     /// The type of `name` on items of the input's types, checking that they have it.
@@ -221,7 +231,7 @@ struct FHIRPathCompiler {
             return (type, alsoSystem)
         }
         if specifier.namespace == "System" { return (nil, nil) }
-        let names = Array(model.fhirTypes.keys.filter { !$0.contains(".") }) + ["Boolean", "String", "Integer", "Decimal", "Date", "DateTime", "Time", "Quantity"]
+        let names = Array(model.fhirTypes.keys.filter { !$0.utf8.contains(UInt8(ascii: ".")) }) + ["Boolean", "String", "Integer", "Decimal", "Date", "DateTime", "Time", "Quantity"]
         let suggestion = Spelling.nearest(to: specifier.name, in: names).map { "; did you mean '\($0)'?" } ?? ""
         throw semantic("'\(specifier)' is not a type\(suggestion)", specifier.range)
     }
@@ -481,11 +491,14 @@ struct FHIRPathCompiler {
 
     // MARK: Folding
 
+    /// The environment constant pieces are evaluated in (they read nothing from it).
+    private static let foldingEnvironment = FHIRPathEnvironment()
+
     /// The evaluator, or its value when every part is constant and evaluating it succeeds (a failure is left
     /// to happen, located, at run time).
     private func fold(_ evaluator: Evaluator, _ parts: [Evaluator], _ type: StaticType) -> (Evaluator, StaticType) {
         guard parts.allSatisfy({ $0 is ConstantEvaluator }) else { return (evaluator, type) }
-        var state = EvaluationState(environment: FHIRPathEnvironment(), model: model, options: options)
+        var state = EvaluationState(environment: Self.foldingEnvironment, model: model, options: options)
         guard let value = try? evaluator.evaluate([], &state) else { return (evaluator, type) }
         var folded = type
         folded.constant = value

@@ -14,9 +14,10 @@ struct StaticType {
 
     /// The kind of value the items are, when all possible types agree on one.
     var valueKind: ValueKind? {
-        guard let types, !types.isEmpty else { return nil }
-        let kinds = Set(types.map(ValueKind.init))
-        return kinds.count == 1 ? kinds.first : nil
+        guard let types, let first = types.first else { return nil }
+        let kind = ValueKind(first)
+        for type in types.dropFirst() where ValueKind(type) != kind { return nil }
+        return kind
     }
 
     /// The kinds of values operators and functions care about.

@@ -18,7 +18,8 @@ struct EvaluationState {
     }
 
     func variable(_ name: String) -> FHIRPathCollection? {
-        defined[name] ?? environment.variable(name)
+        if !defined.isEmpty, let value = defined[name] { return value }
+        return environment.variable(name)
     }
 }
 
@@ -33,6 +34,13 @@ class Evaluator: @unchecked Sendable {
 
     func evaluate(_ scope: FHIRPathCollection, _ state: inout EvaluationState) throws(FHIRPathError) -> FHIRPathCollection {
         fatalError("Evaluator.evaluate is abstract")
+    }
+
+    /// The value as node numbers of one tree when the piece can give it so without making items (a path
+    /// of members); other pieces give their items. Functions that only need nodes (`weight()`, `count()`,
+    /// `exists()`) ask for this.
+    func evaluateNodes(_ scope: FHIRPathCollection, _ state: inout EvaluationState) throws(FHIRPathError) -> NodesOrItems {
+        .items(try evaluate(scope, &state))
     }
 
     /// An execution error located at this piece.
@@ -232,5 +240,113 @@ final class MemberEvaluator: Evaluator, @unchecked Sendable {
             }
         }
         return result
+    }
+}
+
+/// A chain of member steps (`%resource.item.answer.value`) walked on node numbers: when every input item is
+/// a node of one tree, each step scans child records and only the last step's nodes become items. Any
+/// other input, or a step that finds nothing (where the fallbacks of `MemberEvaluator` may apply), goes on
+/// item by item through the steps' own evaluators.
+final class PathEvaluator: Evaluator, @unchecked Sendable {
+    let source: Evaluator?
+    /// Each step as a member access on its input (no target of its own).
+    let steps: [MemberEvaluator]
+
+    init(source: Evaluator?, steps: [MemberEvaluator], range: Range<Int>) {
+        self.source = source
+        self.steps = steps
+        super.init(range: range)
+    }
+
+    /// How many nodes a step may reach in the stack buffers before the walk uses the general path (two
+    /// buffers of this many node numbers stay under the standard library's 1 KB limit for stack buffers).
+    private static let bufferCapacity = 120
+
+    override func evaluate(_ scope: FHIRPathCollection, _ state: inout EvaluationState) throws(FHIRPathError) -> FHIRPathCollection {
+        switch try evaluateNodes(scope, &state) {
+        case .items(let items): return items
+        case .nodes(let tree, let indexes):
+            var result: FHIRPathCollection = []
+            result.reserveCapacity(indexes.count)
+            for index in indexes { result.append(.node(FHIRNode(tree: tree, index: index))) }
+            return result
+        }
+    }
+
+    override func evaluateNodes(_ scope: FHIRPathCollection, _ state: inout EvaluationState) throws(FHIRPathError) -> NodesOrItems {
+        let input = try source?.evaluate(scope, &state) ?? scope
+        guard case .node(let first)? = input.first, input.count <= Self.bufferCapacity else { return .items(try generic(input, from: 0, &state)) }
+        let tree = first.tree
+        // The walk on node numbers, in two stack buffers; items from some step on when it must go item by item.
+        let walked: (NodesOrItems?, Int) = withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * Self.bufferCapacity) { buffer in
+            var current = buffer.baseAddress!
+            var next = current + Self.bufferCapacity
+            var count = 0
+            for position in input.indices {
+                guard case .node(let node) = input[position], node.tree === tree else { return (nil, 0) }
+                current[count] = node.index
+                count += 1
+            }
+            for (position, step) in steps.enumerated() {
+                guard let id = step.modelNameID ?? tree.localNameIDs[step.name] else { return (materialize(current, count, tree), position) }
+                var found = 0
+                let fits: Bool = tree.nodes.withUnsafeBufferPointer { nodes in
+                    for offset in 0..<count {
+                        let record = nodes[Int(current[offset])]
+                        var child = Int(record.firstChild)
+                        let end = child + Int(record.childCount)
+                        while child < end {
+                            if nodes[child].name == id {
+                                guard found < Self.bufferCapacity else { return false }
+                                next[found] = Int32(child)
+                                found += 1
+                            }
+                            child += 1
+                        }
+                    }
+                    return true
+                }
+                if !fits || found == 0 { return (materialize(current, count, tree), position) }
+                swap(&current, &next)
+                count = found
+            }
+            return (.nodes(tree, Array(UnsafeBufferPointer(start: current, count: count))), steps.count)
+        }
+        switch walked {
+        case (nil, _): return .items(try generic(input, from: 0, &state))
+        case (let value?, steps.count): return value
+        case (.items(let items)?, let position): return .items(try generic(items, from: position, &state))
+        case (.nodes?, _): return walked.0!
+        }
+    }
+
+    private func materialize(_ indexes: UnsafeMutablePointer<Int32>, _ count: Int, _ tree: FHIRTree) -> NodesOrItems {
+        var result: FHIRPathCollection = []
+        result.reserveCapacity(count)
+        for offset in 0..<count { result.append(.node(FHIRNode(tree: tree, index: indexes[offset]))) }
+        return .items(result)
+    }
+
+    /// The steps from `position` on, item by item.
+    private func generic(_ input: FHIRPathCollection, from position: Int, _ state: inout EvaluationState) throws(FHIRPathError) -> FHIRPathCollection {
+        var items = input
+        for step in steps[position...] {
+            if items.isEmpty { return [] }
+            items = try step.evaluate(items, &state)
+        }
+        return items
+    }
+}
+
+/// A piece's value as node numbers of one tree, or as items.
+enum NodesOrItems {
+    case nodes(FHIRTree, [Int32])
+    case items(FHIRPathCollection)
+
+    var count: Int {
+        switch self {
+        case .nodes(_, let indexes): indexes.count
+        case .items(let items): items.count
+        }
     }
 }

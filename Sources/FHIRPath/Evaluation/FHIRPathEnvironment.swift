@@ -6,7 +6,11 @@ import SurveyCore
 /// sink for `trace()`. A value: build one per form session and change its variables as answers change.
 public struct FHIRPathEnvironment: Sendable {
     /// Variables by name, without the `%`.
-    public var variables: [String: [FHIRPathItem]]
+    public var variables: [String: [FHIRPathItem]] {
+        didSet { list = variables.map { ($0.key, $0.value) } }
+    }
+    /// The same variables as a list: a handful of short names is found faster by comparing than by hashing.
+    private var list: [(name: String, value: FHIRPathCollection)]
     public var clock: FHIRPathClock
     public var terminology: FHIRPathTerminology
     /// Resources `resolve()` can find by `Type/id` or by full URL, besides the tree's own contained resources
@@ -26,16 +30,38 @@ public struct FHIRPathEnvironment: Sendable {
             for name in ["resource", "rootResource", "context"] where all[name] == nil { all[name] = root }
         }
         self.variables = all
+        self.list = all.map { ($0.key, $0.value) }
         self.clock = clock
         self.terminology = terminology
         self.resources = resources
         self.trace = nil
     }
 
+    /// The value a JSON value gives a variable: an object (a resource, a Coding…) as the root of its own
+    /// tree, an array as its items, a string, number or Boolean as that System value (a number keeps the
+    /// precision it is written with), null as empty.
+    public static func collection(json: JSONNode) -> FHIRPathCollection {
+        switch json.kind {
+        case .null: return []
+        case .bool: return [.boolean(json.boolValue!)]
+        case .string: return [.string(json.stringValue!)]
+        case .number:
+            let text = json.numberText ?? ""
+            if let integer = Int(text) { return [.integer(integer)] }
+            return FHIRPathDecimal(text, exponent: true).map { [.decimal($0)] } ?? []
+        case .array: return (json.elements ?? []).flatMap(collection(json:))
+        case .object: return [.node(FHIRTree(json: json).root)]
+        }
+    }
+
     /// The value of a `%` name: a variable, or one of the constants FHIR defines (`%ucum`, `%sct`,
     /// `%loinc`, `%vs-name`, `%ext-name`); nil when there is none.
     func variable(_ name: String) -> [FHIRPathItem]? {
-        if let value = variables[name] { return value }
+        if list.count <= 16 {
+            for entry in list where entry.name == name { return entry.value }
+        } else if let value = variables[name] {
+            return value
+        }
         return Self.constant(name).map { [.string($0)] }
     }
 

@@ -133,7 +133,7 @@ extension FunctionEvaluator {
         if rest.isEmpty { return FHIRPathQuantity(value: value, unit: "1") }
         if rest.first == "'", rest.count >= 3, rest.last == "'" {
             let unit = String(rest.dropFirst().dropLast())
-            guard !unit.contains("'"), UCUMUnit.parse(unit) != nil else { return nil }
+            guard !unit.utf8.contains(UInt8(ascii: "'")), UCUMUnit.parse(unit) != nil else { return nil }
             return FHIRPathQuantity(value: value, unit: unit)
         }
         guard FHIRPathQuantity.calendarKeywords[String(rest)] != nil else { return nil }

@@ -14,51 +14,75 @@ extension FunctionEvaluator {
     ]
 
     func weight(_ input: FHIRPathCollection, _ state: inout EvaluationState) throws(FHIRPathError) -> FHIRPathCollection {
+        var questionnaire: FHIRNode?
+        if case .node(let node)? = state.variable("questionnaire")?.first { questionnaire = node }
         var result: FHIRPathCollection = []
         result.reserveCapacity(input.count)
-        for item in input {
-            guard case .node(let node) = item else { continue }
-            if let score = try score(of: node, &state) { result.append(.decimal(score)) }
+        // The scores of the answers of the tree the items are in, worked out once per tree and questionnaire.
+        var entries: [AnswerScores.Entry] = []
+        var entriesTree: ObjectIdentifier?
+        for position in input.indices {
+            guard case .node(let node) = input[position] else { continue }
+            let tree = ObjectIdentifier(node.tree)
+            if entriesTree != tree {
+                entries = node.tree.cache.answerScores(of: node.tree, questionnaire: questionnaire).entries
+                entriesTree = tree
+            }
+            switch entries[Int(node.index)] {
+            case .score(let score): result.append(.decimal(score))
+            case .none: break
+            case .missingQuestionnaire: throw failure("weight() needs %questionnaire to find the score of an answer")
+            case .unknownItem:
+                let linkId = (node.type.name == "QuestionnaireResponse.item.answer" ? node : node.parent)?.parent?.string("linkId") ?? ""
+                throw failure("weight(): the questionnaire has no item with linkId '\(linkId)'")
+            case .notAnswer:
+                if let score = Self.score(ofOther: node, questionnaire: questionnaire) { result.append(.decimal(score)) }
+            }
         }
         return result
     }
 
-    private func score(of node: FHIRNode, _ state: inout EvaluationState) throws(FHIRPathError) -> FHIRPathDecimal? {
-        if let own = Self.scoreExtension(of: node) { return own }
-        // The answer and its value, when the node is a QuestionnaireResponse answer or the value of one.
-        var answer: FHIRNode?
-        var value: FHIRNode?
-        if node.type.name == "QuestionnaireResponse.item.answer" {
-            answer = node
-            value = node.children(named: "value").first
-            if let value, let score = Self.scoreExtension(of: value) { return score }
-        } else if let parent = node.parent, parent.type.name == "QuestionnaireResponse.item.answer" {
-            answer = parent
-            value = node
-        }
-        if let answer, let value, let linkId = answer.parent?.string("linkId") {
-            guard let questionnaire = state.variable("questionnaire")?.first, case .node(let questionnaireNode) = questionnaire else {
-                throw failure("weight() needs %questionnaire to find the score of an answer")
-            }
-            let scores = questionnaireNode.tree.cache.questionnaireScores(questionnaireNode)
-            guard let itemScores = scores.items[linkId] else {
-                throw failure("weight(): the questionnaire has no item with linkId '\(linkId)'")
-            }
-            if let score = itemScores[QuestionnaireScores.key(of: value)] { return score }
-            if let coding = Self.coding(value) { return scores.codeSystemScore(system: coding.system, code: coding.code) }
-            return nil
-        }
-        if let coding = Self.coding(node) {
-            if let questionnaire = state.variable("questionnaire")?.first, case .node(let questionnaireNode) = questionnaire,
-                let score = questionnaireNode.tree.cache.questionnaireScores(questionnaireNode).codeSystemScore(system: coding.system, code: coding.code)
-            {
-                return score
-            }
-            if let resource = node.enclosingResource {
-                return QuestionnaireScores(resource).codeSystemScore(system: coding.system, code: coding.code)
+    /// `weight()` of nodes of one tree given by number.
+    func weight(_ tree: FHIRTree, _ indexes: [Int32], _ state: inout EvaluationState) throws(FHIRPathError) -> FHIRPathCollection {
+        var questionnaire: FHIRNode?
+        if case .node(let node)? = state.variable("questionnaire")?.first { questionnaire = node }
+        let entries = tree.cache.answerScores(of: tree, questionnaire: questionnaire).entries
+        var result: FHIRPathCollection = []
+        result.reserveCapacity(indexes.count)
+        for index in indexes {
+            if case .score(let score) = entries[Int(index)] {
+                result.append(.decimal(score))
+            } else {
+                // The rarer cases (no score, errors, nodes that are not answers) item by item.
+                result += try weight([.node(FHIRNode(tree: tree, index: index))], &state)
             }
         }
-        return nil
+        return result
+    }
+
+    /// The score of a node that is not a QuestionnaireResponse answer or its value: its own extension, or
+    /// for a Coding, the concept of a code system the questionnaire or its own resource contains.
+    private static func score(ofOther node: FHIRNode, questionnaire: FHIRNode?) -> FHIRPathDecimal? {
+        if let own = scoreExtension(of: node) { return own }
+        guard let coding = coding(node) else { return nil }
+        if let questionnaire, let score = questionnaire.tree.cache.questionnaireScores(questionnaire).codeSystemScore(system: coding.system, code: coding.code) {
+            return score
+        }
+        return node.enclosingResource.flatMap { QuestionnaireScores($0).codeSystemScore(system: coding.system, code: coding.code) }
+    }
+
+    /// The score of an answer of a QuestionnaireResponse (`answer` is the answer node, `value` its value).
+    static func score(answer: FHIRNode, value: FHIRNode?, questionnaire: FHIRNode?) -> AnswerScores.Entry {
+        if let own = scoreExtension(of: answer) { return .score(own) }
+        guard let value else { return .none }
+        if let own = scoreExtension(of: value) { return .score(own) }
+        guard let linkId = answer.parent?.string("linkId") else { return .none }
+        guard let questionnaire else { return .missingQuestionnaire }
+        let scores = questionnaire.tree.cache.questionnaireScores(questionnaire)
+        guard let itemScores = scores.items[linkId] else { return .unknownItem }
+        if let score = itemScores[QuestionnaireScores.key(of: value)] { return .score(score) }
+        if let coding = coding(value), let score = scores.codeSystemScore(system: coding.system, code: coding.code) { return .score(score) }
+        return .none
     }
 
     /// The value of a score extension directly on a node.
@@ -71,7 +95,7 @@ extension FunctionEvaluator {
         return nil
     }
 
-    private static func coding(_ node: FHIRNode) -> (system: String?, code: String)? {
+    static func coding(_ node: FHIRNode) -> (system: String?, code: String)? {
         guard node.type.name == "Coding", let code = node.string("code") else { return nil }
         return (node.string("system"), code)
     }
@@ -149,11 +173,49 @@ struct QuestionnaireScores: Sendable {
     }
 }
 
-/// Facts about a tree computed when first needed (the scores of a questionnaire). The tree is immutable,
-/// so they never go stale; a lock makes the first computation safe from several threads.
+/// The scores of every answer (and answer value) of one QuestionnaireResponse tree against one
+/// questionnaire, by node index: `weight()` reads an answer's score in one step.
+struct AnswerScores: Sendable {
+    enum Entry: Sendable {
+        /// Not an answer or its value: looked up when asked.
+        case notAnswer
+        case score(FHIRPathDecimal)
+        case none
+        case missingQuestionnaire
+        /// The questionnaire has no item with the answer's linkId.
+        case unknownItem
+    }
+
+    /// The response tree (by identity: the table lives in that tree's cache, a reference would be a cycle).
+    let tree: ObjectIdentifier
+    /// The questionnaire tree, held so that its identity stays valid (nil when it is the response's own tree).
+    let questionnaire: FHIRTree?
+    let questionnaireID: ObjectIdentifier?
+    let entries: [Entry]
+
+    init(tree: FHIRTree, questionnaire: FHIRNode?) {
+        self.tree = ObjectIdentifier(tree)
+        self.questionnaire = questionnaire?.tree === tree ? nil : questionnaire?.tree
+        self.questionnaireID = questionnaire.map { ObjectIdentifier($0.tree) }
+        var entries = [Entry](repeating: .notAnswer, count: tree.nodes.count)
+        for index in tree.nodes.indices {
+            let answer = FHIRNode(tree: tree, index: Int32(index))
+            guard answer.type.name == "QuestionnaireResponse.item.answer" else { continue }
+            let value = answer.firstChild(named: "value")
+            entries[index] = FunctionEvaluator.score(answer: answer, value: value, questionnaire: questionnaire)
+            if let value { entries[Int(value.index)] = FunctionEvaluator.score(answer: answer, value: value, questionnaire: questionnaire) }
+        }
+        self.entries = entries
+    }
+}
+
+/// Facts about a tree computed when first needed: a questionnaire's scores, and a response's answer
+/// scores against the last questionnaire asked about. The tree is immutable, so they never go stale; a
+/// lock makes computing them safe from several threads.
 final class FHIRTreeCache: @unchecked Sendable {
     private let lock = NSLock()
     private var scores: QuestionnaireScores?
+    private var answers: AnswerScores?
 
     func questionnaireScores(_ questionnaire: FHIRNode) -> QuestionnaireScores {
         lock.lock()
@@ -161,6 +223,21 @@ final class FHIRTreeCache: @unchecked Sendable {
         if let scores { return scores }
         let computed = QuestionnaireScores(questionnaire.tree.root)
         scores = computed
+        return computed
+    }
+
+    func answerScores(of tree: FHIRTree, questionnaire: FHIRNode?) -> AnswerScores {
+        lock.lock()
+        if let answers, answers.questionnaireID == questionnaire.map({ ObjectIdentifier($0.tree) }) {
+            lock.unlock()
+            return answers
+        }
+        lock.unlock()
+        // Computed outside the lock: it reads the questionnaire's cache, which may be this one.
+        let computed = AnswerScores(tree: tree, questionnaire: questionnaire)
+        lock.lock()
+        answers = computed
+        lock.unlock()
         return computed
     }
 }

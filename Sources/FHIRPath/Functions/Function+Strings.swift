@@ -24,8 +24,8 @@ extension FunctionEvaluator {
             let needle = Array(part.unicodeScalars)
             if needle.isEmpty { return [.integer(function == .indexOf ? 0 : scalars.count)] }
             guard needle.count <= scalars.count else { return [.integer(-1)] }
-            let starts = Array(0...(scalars.count - needle.count))
-            let found = (function == .indexOf ? starts : starts.reversed()).first { scalars[$0..<($0 + needle.count)].elementsEqual(needle) }
+            if function == .indexOf { return [.integer(Self.firstIndex(of: needle, in: scalars, from: 0) ?? -1)] }
+            let found = (0...(scalars.count - needle.count)).reversed().first { scalars[$0..<($0 + needle.count)].elementsEqual(needle) }
             return [.integer(found ?? -1)]
         case .substring:
             guard let start = try integerArgument(0, scope, &state) else { return [] }
@@ -38,9 +38,10 @@ extension FunctionEvaluator {
             return [.string(string(scalars[start..<end]))]
         case .startsWith, .endsWith, .contains:
             guard let part = try stringArgument(0, scope, &state) else { return [] }
-            let result = function == .startsWith ? text.unicodeScalars.starts(with: part.unicodeScalars)
-                : function == .endsWith ? text.unicodeScalars.reversed().starts(with: part.unicodeScalars.reversed())
-                : part.isEmpty || text.contains(part)
+            let needle = Array(part.unicodeScalars)
+            let result = function == .startsWith ? scalars.starts(with: needle)
+                : function == .endsWith ? scalars.reversed().starts(with: needle.reversed())
+                : Self.firstIndex(of: needle, in: scalars, from: 0) != nil
             return [.boolean(result)]
         case .upper: return [.string(text.uppercased())]
         case .lower: return [.string(text.lowercased())]
@@ -50,7 +51,16 @@ extension FunctionEvaluator {
                 // Between every character and at both ends (spec: 'abc'.replace('', 'x') is 'xaxbxcx').
                 return [.string(substitution + scalars.map { String($0) + substitution }.joined())]
             }
-            return [.string(text.replacingOccurrences(of: pattern, with: substitution))]
+            let needle = Array(pattern.unicodeScalars)
+            var result = String.UnicodeScalarView()
+            var position = 0
+            while let found = Self.firstIndex(of: needle, in: scalars, from: position) {
+                result.append(contentsOf: scalars[position..<found])
+                result.append(contentsOf: substitution.unicodeScalars)
+                position = found + needle.count
+            }
+            result.append(contentsOf: scalars[position...])
+            return [.string(String(result))]
         case .matches, .matchesFull:
             guard let pattern = try stringArgument(0, scope, &state) else { return [] }
             let expression = try regularExpression(function == .matchesFull ? "^(?:" + pattern + ")$" : pattern)
@@ -77,6 +87,18 @@ extension FunctionEvaluator {
             guard let target = try stringArgument(0, scope, &state) else { return [] }
             return try escaped(text, target: target).map { [.string($0)] } ?? []
         }
+    }
+
+    /// The first position at or after `start` where `needle` occurs in `scalars` (0 for an empty needle).
+    private static func firstIndex(of needle: [Unicode.Scalar], in scalars: [Unicode.Scalar], from start: Int) -> Int? {
+        guard !needle.isEmpty else { return start <= scalars.count ? start : nil }
+        guard needle.count <= scalars.count else { return nil }
+        var position = start
+        while position <= scalars.count - needle.count {
+            if scalars[position] == needle[0], scalars[position..<(position + needle.count)].elementsEqual(needle) { return position }
+            position += 1
+        }
+        return nil
     }
 
     private func regularExpression(_ pattern: String) throws(FHIRPathError) -> NSRegularExpression {

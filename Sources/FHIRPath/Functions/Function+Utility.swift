@@ -64,6 +64,16 @@ extension FunctionEvaluator {
 
     /// The sum of numbers or quantities (nil for none, or an overflow).
     private func sum(_ input: FHIRPathCollection) throws(FHIRPathError) -> FHIRPathItem? {
+        // Decimals alone (scores, weights): added directly.
+        if case .decimal(var total)? = input.first {
+            var index = 1
+            while index < input.count, case .decimal(let next) = input[index] {
+                guard let sum = total + next else { return nil }
+                total = sum
+                index += 1
+            }
+            if index == input.count { return .decimal(total) }
+        }
         guard var total = input.first?.systemValue else { return nil }
         guard total.decimalValue != nil || total.quantityValue != nil, !total.isNode else {
             throw failure("\(function.rawValue)() adds numbers or quantities; found \(input[0].typeName) \(input[0].summary)")

@@ -64,6 +64,22 @@ final class FunctionEvaluator: Evaluator, @unchecked Sendable {
     }
 
     override func evaluate(_ scope: FHIRPathCollection, _ state: inout EvaluationState) throws(FHIRPathError) -> FHIRPathCollection {
+        // Functions that only need nodes take a path's value without items being made for it.
+        if let target, function == .weight || function == .ordinal || function == .count || function == .empty
+            || (function == .exists && arguments.isEmpty)
+        {
+            let value = try target.evaluateNodes(scope, &state)
+            switch function {
+            case .count: return [.integer(value.count)]
+            case .empty: return [.boolean(value.count == 0)]
+            case .exists: return [.boolean(value.count > 0)]
+            default:
+                switch value {
+                case .nodes(let tree, let indexes): return try weight(tree, indexes, &state)
+                case .items(let items): return try weight(items, &state)
+                }
+            }
+        }
         let input = try target?.evaluate(scope, &state) ?? scope
         switch function {
         case .empty, .exists, .all, .allTrue, .anyTrue, .allFalse, .anyFalse, .subsetOf, .supersetOf, .count, .distinct, .isDistinct:

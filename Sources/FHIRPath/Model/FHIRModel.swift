@@ -1,7 +1,8 @@
 /// The FHIR R4 type model FHIRPath navigates with: every type by name (FHIR and System), each modeled
 /// type's elements, the inheritance `is`/`as`/`ofType` follow, and the names of all R4 resource types.
-/// Built once from the notation in `FHIRModelDatatypes.swift` and `FHIRModelResources.swift`.
-public struct FHIRModel: Sendable {
+/// Built once from the notation in `FHIRModelDatatypes.swift` and `FHIRModelResources.swift`; a class, so
+/// that every tree and evaluation shares it by reference.
+public final class FHIRModel: Sendable {
     public static let r4 = FHIRModel()
 
     /// FHIR types by name: datatypes, primitives, resources, and backbone elements by path (`Questionnaire.item`).
@@ -84,7 +85,7 @@ public struct FHIRModel: Sendable {
     /// The FHIR type a choice key's suffix names (`Quantity` in `valueQuantity`, `String` in `valueString`).
     func datatype(choiceSuffix suffix: Substring) -> FHIRType? {
         guard let first = suffix.first, first.isUppercase else { return nil }
-        if let complex = fhirTypes[String(suffix)], complex.kind == .complex, !complex.name.contains(".") { return complex }
+        if let complex = fhirTypes[String(suffix)], complex.kind == .complex, !complex.name.utf8.contains(UInt8(ascii: ".")) { return complex }
         let primitive = first.lowercased() + suffix.dropFirst()
         if let type = fhirTypes[primitive], type.kind == .primitive { return type }
         return nil
@@ -141,7 +142,7 @@ private struct FHIRModelReader {
             if words.count == 1 {
                 // A backbone element: a type of its own named by its path.
                 let path = owner.type.name + "." + name
-                let inResource = owner.type.kind == .resource || owner.type.name.contains(".") && owner.type.base?.name == "BackboneElement"
+                let inResource = owner.type.kind == .resource || owner.type.name.utf8.contains(UInt8(ascii: ".")) && owner.type.base?.name == "BackboneElement"
                 let backbone = FHIRType(
                     namespace: .fhir, name: path, kind: .complex, base: types[inResource ? "BackboneElement" : "Element"], isModeled: true)
                 types[path] = backbone

@@ -33,7 +33,8 @@ public enum FHIRPathResultJSON {
         case .quantity(let value): return ["value": .string(value.value.description), "unit": .string(value.unit)]
         case .typeInfo(let type): return ["namespace": .string(type.namespace.rawValue), "name": .string(type.name)]
         case .node(let node):
-            if node.hasValue, let system = item.systemValue, !system.isNode {
+            // A primitive, or a FHIR Quantity, as its System value.
+            if node.hasValue || node.type.name == "Quantity", let system = item.systemValue, !system.isNode {
                 return value(system)
             }
             return node.jsonValue

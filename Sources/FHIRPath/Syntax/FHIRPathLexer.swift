@@ -24,7 +24,7 @@ struct FHIRPathToken: Sendable {
 
 /// Splits an expression into tokens, skipping whitespace and comments.
 struct FHIRPathLexer {
-    private let bytes: [UInt8]
+    let bytes: [UInt8]
     private var index = 0
     /// Whether `%` names may contain `-` (`%vs-administrative-gender` without backticks), as some engines lex them.
     private let dashesInConstants: Bool
@@ -38,6 +38,7 @@ struct FHIRPathLexer {
     static func tokens(of text: String, dashesInConstants: Bool = false) throws(FHIRPathError) -> [FHIRPathToken] {
         var lexer = FHIRPathLexer(text, dashesInConstants: dashesInConstants)
         var tokens: [FHIRPathToken] = []
+        tokens.reserveCapacity(lexer.bytes.count / 3 + 2)
         while true {
             let token = try lexer.next()
             tokens.append(token)
@@ -131,9 +132,14 @@ struct FHIRPathLexer {
             index += 2
             return token(.symbol(symbol))
         }
-        if ".[](){},+-*/&|=~<>".utf8.contains(byte) {
+        switch byte {
+        case UInt8(ascii: "."), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "{"), UInt8(ascii: "}"),
+            UInt8(ascii: ","), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "/"), UInt8(ascii: "&"), UInt8(ascii: "|"),
+            UInt8(ascii: "="), UInt8(ascii: "~"), UInt8(ascii: "<"), UInt8(ascii: ">"):
             index += 1
             return token(.symbol(String(Character(Unicode.Scalar(byte)))))
+        default:
+            break
         }
         let scalar = String(decoding: bytes[start..<min(bytes.count, start + scalarLength(byte))], as: UTF8.self)
         throw error("unexpected character '\(scalar)'", start, start + scalarLength(byte))

@@ -7,9 +7,14 @@ struct FHIRPathParser {
     private var depth = 0
     static let maximumDepth = 200
 
-    private static let keywords: Set<String> = ["and", "or", "xor", "implies", "div", "mod", "true", "false", "in", "contains", "is", "as"]
-    /// Keywords the grammar also accepts as identifiers (`.contains('x')`, `is(Quantity)`).
-    private static let identifierKeywords: Set<String> = ["as", "contains", "in", "is"]
+    /// Keywords that cannot name an element unless delimited (`as`, `contains`, `in` and `is` can: the
+    /// grammar accepts them as identifiers, as in `.contains('x')` and `is(Quantity)`).
+    private static func isReserved(_ name: String) -> Bool {
+        switch name {
+        case "and", "or", "xor", "implies", "div", "mod", "true", "false": true
+        default: false
+        }
+    }
     private static let calendarUnits: Set<String> = [
         "year", "years", "month", "months", "week", "weeks", "day", "days", "hour", "hours", "minute", "minutes", "second", "seconds",
         "millisecond", "milliseconds",
@@ -64,8 +69,36 @@ struct FHIRPathParser {
     /// The binary operator at the current token, if any.
     private var binaryOperator: FHIRPathSyntax.BinaryOperator? {
         switch current.kind {
-        case .symbol(let symbol): FHIRPathSyntax.BinaryOperator(rawValue: symbol)
-        case .identifier(let name, delimited: false): FHIRPathSyntax.BinaryOperator(rawValue: name)
+        case .symbol(let symbol):
+            switch symbol {
+            case "*": .multiply
+            case "/": .divide
+            case "+": .add
+            case "-": .subtract
+            case "&": .concatenate
+            case "|": .union
+            case "<": .less
+            case ">": .greater
+            case "<=": .lessOrEqual
+            case ">=": .greaterOrEqual
+            case "=": .equal
+            case "~": .equivalent
+            case "!=": .notEqual
+            case "!~": .notEquivalent
+            default: nil
+            }
+        case .identifier(let name, delimited: false):
+            switch name {
+            case "div": .div
+            case "mod": .mod
+            case "in": .in
+            case "contains": .contains
+            case "and": .and
+            case "or": .or
+            case "xor": .xor
+            case "implies": .implies
+            default: nil
+            }
         default: nil
         }
     }
@@ -129,7 +162,7 @@ struct FHIRPathParser {
         let start = target?.range.lowerBound ?? token.range.lowerBound
         switch token.kind {
         case .identifier(let name, let delimited):
-            if !delimited, Self.keywords.contains(name), !Self.identifierKeywords.contains(name), tokens[position + 1].kind != .symbol("(") {
+            if !delimited, Self.isReserved(name), tokens[position + 1].kind != .symbol("(") {
                 throw unexpected("a name")
             }
             _ = advance()
@@ -211,7 +244,7 @@ struct FHIRPathParser {
     /// A number, and a quantity when a unit string or calendar keyword follows it.
     private mutating func numberOrQuantity(_ text: String, _ token: FHIRPathToken) throws(FHIRPathError) -> FHIRPathSyntax {
         let number: FHIRPathSyntax.Literal
-        if text.contains(".") {
+        if text.utf8.contains(UInt8(ascii: ".")) {
             guard let decimal = FHIRPathDecimal(text) else { throw FHIRPathError(.syntax, "the number \(text) has too many digits", at: token.range) }
             number = .decimal(decimal)
         } else if let integer = Int(text), integer <= Int(Int32.max) {

@@ -119,15 +119,39 @@ public struct FHIRNode: Sendable {
     /// The children labelled `name`.
     public func children(named name: String) -> [FHIRNode] {
         guard let id = tree.nameID(name) else { return [] }
-        return children.filter { $0.record.name == id }
+        let record = record
+        var result: [FHIRNode] = []
+        tree.nodes.withUnsafeBufferPointer { nodes in
+            for child in record.firstChild..<(record.firstChild + record.childCount) where nodes[Int(child)].name == id {
+                result.append(FHIRNode(tree: tree, index: child))
+            }
+        }
+        return result
+    }
+
+    /// The first child labelled `name`, without building a list.
+    func firstChild(named name: String) -> FHIRNode? {
+        guard let id = tree.nameID(name) else { return nil }
+        let record = record
+        return tree.nodes.withUnsafeBufferPointer { nodes in
+            for child in record.firstChild..<(record.firstChild + record.childCount) where nodes[Int(child)].name == id {
+                return FHIRNode(tree: tree, index: child)
+            }
+            return nil
+        }
     }
 
     /// The value of the first child labelled `name` that is a string primitive.
     func string(_ name: String) -> String? {
-        for child in children(named: name) {
-            if case .string(let value)? = child.primitive { return value }
+        guard let id = tree.nameID(name) else { return nil }
+        let record = record
+        return tree.nodes.withUnsafeBufferPointer { nodes in
+            for child in record.firstChild..<(record.firstChild + record.childCount) where nodes[Int(child)].name == id {
+                let value = nodes[Int(child)].value
+                if value >= 0, case .string(let text) = tree.values[Int(value)] { return text }
+            }
+            return nil
         }
-        return nil
     }
 
     /// The resource node this node belongs to (itself for a resource).

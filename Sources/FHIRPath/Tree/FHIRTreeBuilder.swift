@@ -237,7 +237,7 @@ struct FHIRTreeBuilder<Input: FHIRJSONInput> {
         case .bool: return model.fhirType(named: "boolean")!
         case .number:
             let text = json.numberText ?? ""
-            return model.fhirType(named: text.contains(".") || text.contains("e") || text.contains("E") ? "decimal" : "integer")!
+            return model.fhirType(named: text.utf8.contains(UInt8(ascii: ".")) || text.utf8.contains(UInt8(ascii: "e")) || text.utf8.contains(UInt8(ascii: "E")) ? "decimal" : "integer")!
         case .string: return model.fhirType(named: "string")!
         case .object: return resourceType(of: json) ?? model.unknownComplex
         case .null, .array: return model.fhirType(named: "string")!
@@ -251,7 +251,7 @@ struct FHIRTreeBuilder<Input: FHIRJSONInput> {
             return json.boolValue.map(FHIRPrimitive.boolean)
         case .number:
             guard let text = json.numberText else { return nil }
-            if type.systemType == .integer || (type.systemType != .decimal && !text.contains(".") && !text.contains("e") && !text.contains("E")),
+            if type.systemType == .integer || (type.systemType != .decimal && !text.utf8.contains(UInt8(ascii: ".")) && !text.utf8.contains(UInt8(ascii: "e")) && !text.utf8.contains(UInt8(ascii: "E"))),
                 let integer = Int(text)
             {
                 return .integer(integer)

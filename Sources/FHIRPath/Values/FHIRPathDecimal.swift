@@ -224,6 +224,9 @@ public struct FHIRPathDecimal: Sendable, Hashable, Comparable, CustomStringConve
 
     /// The sum, with the larger scale of the two; nil when it does not fit in 38 digits.
     public static func + (lhs: FHIRPathDecimal, rhs: FHIRPathDecimal) -> FHIRPathDecimal? {
+        if lhs.storedScale == rhs.storedScale, let sum = lhs.significand.addingChecked(rhs.significand) {
+            return FHIRPathDecimal(significand: sum, scale: lhs.scale)
+        }
         var left = lhs
         var right = rhs
         while true {

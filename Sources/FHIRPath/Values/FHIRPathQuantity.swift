@@ -198,6 +198,6 @@ public struct FHIRPathQuantity: Sendable, Hashable, CustomStringConvertible {
 
     /// A unit code in parentheses when it holds an operator, so it can be combined with another.
     private static func wrapped(_ code: String) -> String {
-        code.contains("/") || code.contains(".") ? "(" + code + ")" : code
+        code.utf8.contains(UInt8(ascii: "/")) || code.utf8.contains(UInt8(ascii: ".")) ? "(" + code + ")" : code
     }
 }
