@@ -216,6 +216,9 @@ final class FHIRTreeCache: @unchecked Sendable {
     private let lock = NSLock()
     private var scores: QuestionnaireScores?
     private var answers: AnswerScores?
+    /// How many times each table was worked out (tests count them: once per tree and questionnaire).
+    private(set) var scoreTablesBuilt = 0
+    private(set) var answerTablesBuilt = 0
 
     func questionnaireScores(_ questionnaire: FHIRNode) -> QuestionnaireScores {
         lock.lock()
@@ -223,6 +226,7 @@ final class FHIRTreeCache: @unchecked Sendable {
         if let scores { return scores }
         let computed = QuestionnaireScores(questionnaire.tree.root)
         scores = computed
+        scoreTablesBuilt += 1
         return computed
     }
 
@@ -237,6 +241,7 @@ final class FHIRTreeCache: @unchecked Sendable {
         let computed = AnswerScores(tree: tree, questionnaire: questionnaire)
         lock.lock()
         answers = computed
+        answerTablesBuilt += 1
         lock.unlock()
         return computed
     }

@@ -15,7 +15,9 @@ public final class FHIRModel: Sendable {
     public var base: FHIRType { fhirTypes["Base"]! }
     public var element: FHIRType { fhirTypes["Element"]! }
     public var resource: FHIRType { fhirTypes["Resource"]! }
-    var unknownComplex: FHIRType { fhirTypes["BackboneElement"]! }
+    /// The type of an object the model does not describe (an element of a resource it does not know):
+    /// a BackboneElement whose elements are navigated from the JSON.
+    let unknownComplex: FHIRType
 
     /// The names of every resource type of FHIR R4 (those the model does not describe are navigated from
     /// their JSON alone).
@@ -59,6 +61,7 @@ public final class FHIRModel: Sendable {
             types[name] = FHIRType(namespace: .fhir, name: name, kind: .resource, base: base, isModeled: false)
         }
         fhirTypes = types
+        unknownComplex = FHIRType(namespace: .fhir, name: "BackboneElement", kind: .complex, base: types["BackboneElement"], isModeled: false)
         var names = Set<String>()
         for type in types.values { names.formUnion(type.elementNames) }
         let sorted = names.sorted()

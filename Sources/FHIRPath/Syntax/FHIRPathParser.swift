@@ -123,6 +123,9 @@ struct FHIRPathParser {
             if current.kind == .end { throw FHIRPathError(.syntax, "'\(op.rawValue)' at the end; expected an expression after it", at: operatorToken.range) }
             let right = try expression(minimumPrecedence: op.precedence + 1)
             left = FHIRPathSyntax(.binary(op, left, right), left.range.lowerBound..<right.range.upperBound, nameRange: operatorToken.range)
+            guard left.depth <= Self.maximumDepth else {
+                throw FHIRPathError(.syntax, "the expression nests deeper than \(Self.maximumDepth) levels", at: operatorToken.range)
+            }
         }
     }
 
@@ -142,6 +145,9 @@ struct FHIRPathParser {
     private mutating func postfix(_ start: FHIRPathSyntax) throws(FHIRPathError) -> FHIRPathSyntax {
         var node = start
         while true {
+            guard node.depth <= Self.maximumDepth else {
+                throw FHIRPathError(.syntax, "the expression nests deeper than \(Self.maximumDepth) levels", at: node.range)
+            }
             if current.kind == .symbol(".") {
                 _ = advance()
                 node = try invocation(target: node)

@@ -74,11 +74,22 @@ public final class FHIRPathSyntax: Sendable {
     public let range: Range<Int>
     /// For a member or function: the range of its name.
     public let nameRange: Range<Int>?
+    /// The number of nodes on the longest path from this one down (bounded by the parser, so that every
+    /// recursive walk of the tree stays shallow).
+    let depth: Int
 
     init(_ kind: Kind, _ range: Range<Int>, nameRange: Range<Int>? = nil) {
         self.kind = kind
         self.range = range
         self.nameRange = nameRange
+        switch kind {
+        case .literal, .identifier, .constant, .this, .index, .total: depth = 1
+        case .member(let target, _): depth = target.depth + 1
+        case .function(let target, _, let arguments): depth = max(target?.depth ?? 0, arguments.map(\.depth).max() ?? 0) + 1
+        case .indexer(let target, let index): depth = max(target.depth, index.depth) + 1
+        case .polarity(_, let operand), .typeTest(_, let operand, _), .parenthesized(let operand): depth = operand.depth + 1
+        case .binary(_, let left, let right): depth = max(left.depth, right.depth) + 1
+        }
     }
 
     /// The node without the parentheses around it.
