@@ -157,8 +157,8 @@ enum FHIRPathOperations {
             case .add: return checked(a.addingReportingOverflow(b))
             case .subtract: return checked(a.subtractingReportingOverflow(b))
             case .multiply: return checked(a.multipliedReportingOverflow(by: b))
-            case .div: return b == 0 ? nil : .integer(a / b)
-            case .mod: return b == 0 ? nil : .integer(a % b)
+            case .div: return b == 0 || (a == Int.min && b == -1) ? nil : .integer(a / b)
+            case .mod: return b == 0 || (a == Int.min && b == -1) ? nil : .integer(a % b)
             case .divide: return (FHIRPathDecimal(a) / FHIRPathDecimal(b)).map(FHIRPathItem.decimal)
             default: throw mismatch()
             }

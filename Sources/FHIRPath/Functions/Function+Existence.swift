@@ -99,7 +99,7 @@ extension FunctionEvaluator {
     /// `repeat(projection)`: the projection applied to the input, then to each new result, until nothing new
     /// appears. Nodes count as seen by identity (two equal elements in different places are both kept),
     /// other values by equality; `repeatAll` keeps every result (a projection that never ends is stopped
-    /// with an error after a million items).
+    /// with an error).
     private func repeated(_ input: FHIRPathCollection, keepingRepeats: Bool, _ state: inout EvaluationState) throws(FHIRPathError)
         -> FHIRPathCollection
     {
@@ -113,7 +113,10 @@ extension FunctionEvaluator {
             position += 1
             for next in try iterate(0, item: item, position: position - 1, &state) {
                 steps += 1
-                if steps > 1_000_000 { throw failure("\(function.rawValue)() produced more than 1,000,000 items") }
+                // Nodes are checked in a set, values against the list: fewer of those are allowed.
+                if steps > 1_000_000 || (!next.isNode && result.count > 1_000) {
+                    throw failure("\(function.rawValue)() produced more items than it may (1,000,000 nodes, 1,000 values)")
+                }
                 if !keepingRepeats {
                     if case .node(let node) = next {
                         guard seenNodes.insert(NodeKey(node)).inserted else { continue }

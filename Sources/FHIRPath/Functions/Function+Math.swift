@@ -56,11 +56,22 @@ extension FunctionEvaluator {
             guard let exponent = try singleArgument(0, scope, &state) else { return [] }
             guard let exponentValue = exponent.decimalValue else { throw failure("power() needs a number as its exponent; found \(exponent.typeName)") }
             if case .integer(let base) = value, case .integer(let power)? = exponent.systemValue, power >= 0 {
+                // By squaring: a huge exponent of 1 or -1 takes as few steps as any other.
                 var result = 1
-                for _ in 0..<power {
-                    let (next, overflow) = result.multipliedReportingOverflow(by: base)
-                    if overflow { return [] }
-                    result = next
+                var factor = base
+                var remaining = power
+                while remaining > 0 {
+                    if remaining & 1 == 1 {
+                        let (next, overflow) = result.multipliedReportingOverflow(by: factor)
+                        if overflow { return [] }
+                        result = next
+                    }
+                    remaining >>= 1
+                    if remaining > 0 {
+                        let (square, overflow) = factor.multipliedReportingOverflow(by: factor)
+                        if overflow { return [] }
+                        factor = square
+                    }
                 }
                 return [.integer(result)]
             }

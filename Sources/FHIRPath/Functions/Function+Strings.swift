@@ -33,7 +33,7 @@ extension FunctionEvaluator {
             var end = scalars.count
             if arguments.count > 1 {
                 guard let length = try integerArgument(1, scope, &state) else { return [.string(string(scalars[start...]))] }
-                end = min(scalars.count, start + max(0, length))
+                end = start + min(scalars.count - start, max(0, length))
             }
             return [.string(string(scalars[start..<end]))]
         case .startsWith, .endsWith, .contains:

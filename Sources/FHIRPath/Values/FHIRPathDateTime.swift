@@ -396,7 +396,9 @@ public struct FHIRPathDateTime: Sendable, Hashable, CustomStringConvertible {
             count = Self.convert(count, from: unit, to: finest)
             unit = finest
         }
-        guard let steps = Int(exactly: count) else { return nil }
+        // Nothing moves a date out of years 1 to 9999 by more than about 3.7 million days.
+        let limit: Int128 = unit <= .day ? 10_000_000 : 10_000_000 * 86_400_000
+        guard count.magnitude <= limit.magnitude, let steps = Int(exactly: count) else { return nil }
         var result = self
         switch unit {
         case .year, .month:
