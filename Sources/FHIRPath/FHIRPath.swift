@@ -13,6 +13,7 @@
 ///     variables: ["questionnaire": "Questionnaire", "q1_value": nil] // declared %names (type if known)
 /// ))
 /// score.dependencies            // which %variables, paths and linkIds it reads; whether it reads the clock
+/// score.warnings                // paths the model does not have (errors in strict mode)
 ///
 /// let response = FHIRTree(json: responseJSONNode)                    // a resource as a navigable tree
 /// var environment = FHIRPathEnvironment(resource: response,          // binds %resource, %rootResource, %context
@@ -33,7 +34,15 @@
 ///   and throws `.execution` errors (a collection where one item is needed, values of the wrong type).
 ///   A compiled expression is immutable and `Sendable`: evaluate it from any thread.
 /// - `FHIRTree` is an immutable flat tree of a resource (typed by the R4 model in `FHIRModel.r4`; resources
-///   the model does not describe are navigated from their JSON). Build a new one when the resource changes.
+///   the model does not describe are navigated from their JSON), from a located `JSONNode` (decimals keep
+///   the digits the file writes) or a `JSONValue` (a response the engine builds). Build a new one when the
+///   resource changes: it is linear in the resource, and what `weight()` works out for a tree (the answers'
+///   scores) is kept with it, so every expression evaluated on that version reuses it.
+/// - `FHIRPathOptions.mode` is `.lenient` (the spec's run-time default: a path the model lacks is empty, and
+///   reported in `warnings`) or `.strict`. `polymorphicNames` says what `answer.valueCoding` finds where the
+///   model has `value[x]`: nothing (`.empty`, the spec's tree and HAPI's FHIRPathEngine as android-fhir
+///   configures it) or the `value` of type Coding (`.navigate`, fhirpath.js as LHC-Forms runs it).
+///   `dashesInConstantNames` lexes `%vs-name` without backticks.
 /// - `FHIRPathEnvironment` holds the `%` variables (user variables, SDC's `%questionnaire`, launch contexts,
 ///   item variables), the clock for `now()`/`today()`, the value sets for `memberOf()` and the resources
 ///   `resolve()` may find. `%ucum`, `%sct`, `%loinc`, `%vs-name` and `%ext-name` are built in.

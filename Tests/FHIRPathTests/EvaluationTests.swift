@@ -82,6 +82,7 @@ import Testing
         let clock = FHIRPathClock(now: FHIRPathDateTime.parse("2026-05-01T09:30:15.250+02:00", kind: .dateTime)!)
         #expect(try evaluate("now() | today() | timeOfDay()", clock: clock) == ["@2026-05-01T09:30:15.250+02:00 (dateTime)", "@2026-05-01 (date)", "@T09:30:15.250 (time)"])
         #expect(try evaluate("today()") == ["@2026-01-01 (date)"])
+        #expect(try evaluate("@2012-01-01T12:30:00.000-07:00.timezoneOffsetOf() | @2012-01-01T12:30:00.000+08:45.timezoneOffsetOf()") == ["-7.0 (decimal)", "8.75 (decimal)"])
         let scenario = FHIRPathClock(scenario: ScenarioClock(today: CalendarDate(year: 2026, month: 11, day: 22), elapsed: 90_061))
         #expect(try evaluate("now()", clock: scenario) == ["@2026-11-23T01:01:01.000Z (dateTime)"])
     }

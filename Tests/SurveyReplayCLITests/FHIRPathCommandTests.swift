@@ -69,6 +69,10 @@ import Testing
         #expect(result.status == 2)
         let clean = try runBinary(["fhirpath", "--json"], input: requests[1] + "\n\n")
         #expect(clean.status == 0)
+        let ordered = try runBinary(
+            ["fhirpath", "--json"],
+            input: #"{"id": 9, "expression": "children().skip(1)", "resource": {"resourceType": "Patient"}, "mode": "strict", "checkOrderedFunctions": true}"# + "\n")
+        #expect(ordered.out.hasPrefix(#"{"error":{"kind":"semantic","message":"skip() depends on order"#))
         #expect(runCLI(["fhirpath", "--json", "1"]).status == 2)
     }
 

@@ -69,7 +69,8 @@ extension FunctionEvaluator {
             return [.integer(value)]
         case .timezoneOffsetOf:
             guard date.kind == .dateTime, let offset = date.offsetMinutes else { return [] }
-            return (FHIRPathDecimal(offset) / FHIRPathDecimal(60)).map { [.decimal($0.trimmed(keeping: 1))] } ?? []
+            // Hours as a decimal with at least one digit after the point (spec: -7.0, 8.75).
+            return (FHIRPathDecimal(offset) / FHIRPathDecimal(60)).map { [.decimal($0.scale == 0 ? $0.rounded(to: 1) : $0)] } ?? []
         case .dateOf:
             guard !isTime else { return [] }
             return FunctionEvaluator.toDateTime(.dateTime(date), kind: .date).map { [$0] } ?? []

@@ -1,4 +1,5 @@
 import Foundation
+import SurveyCore
 
 /// String manipulation (spec "String Manipulation", "Additional String Functions"). Positions and lengths
 /// count Unicode scalar values, as the spec defines characters.
@@ -151,19 +152,8 @@ extension FunctionEvaluator {
             return result
         case "json":
             if escaping {
-                var result = ""
-                for scalar in text.unicodeScalars {
-                    switch scalar {
-                    case "\"": result += "\\\""
-                    case "\\": result += "\\\\"
-                    case "\n": result += "\\n"
-                    case "\r": result += "\\r"
-                    case "\t": result += "\\t"
-                    default:
-                        if scalar.value < 0x20 { result += String(format: "\\u%04x", scalar.value) } else { result.unicodeScalars.append(scalar) }
-                    }
-                }
-                return result
+                // The project's JSON string writer, without its quotes.
+                return String(CanonicalJSON.quote(text).dropFirst().dropLast())
             }
             var result = String.UnicodeScalarView()
             var scalars = text.unicodeScalars.makeIterator()

@@ -118,39 +118,42 @@ public struct FHIRNode: Sendable {
 
     /// The children labelled `name`.
     public func children(named name: String) -> [FHIRNode] {
-        guard let id = tree.nameID(name) else { return [] }
-        let record = record
         var result: [FHIRNode] = []
-        tree.nodes.withUnsafeBufferPointer { nodes in
-            for child in record.firstChild..<(record.firstChild + record.childCount) where nodes[Int(child)].name == id {
-                result.append(FHIRNode(tree: tree, index: child))
-            }
+        forEachChild(named: name) { child in
+            result.append(child)
+            return true
         }
         return result
     }
 
     /// The first child labelled `name`, without building a list.
     func firstChild(named name: String) -> FHIRNode? {
-        guard let id = tree.nameID(name) else { return nil }
-        let record = record
-        return tree.nodes.withUnsafeBufferPointer { nodes in
-            for child in record.firstChild..<(record.firstChild + record.childCount) where nodes[Int(child)].name == id {
-                return FHIRNode(tree: tree, index: child)
-            }
-            return nil
+        var found: FHIRNode?
+        forEachChild(named: name) { child in
+            found = child
+            return false
         }
+        return found
     }
 
     /// The value of the first child labelled `name` that is a string primitive.
     func string(_ name: String) -> String? {
-        guard let id = tree.nameID(name) else { return nil }
+        var found: String?
+        forEachChild(named: name) { child in
+            if case .string(let text)? = child.primitive { found = text }
+            return found == nil
+        }
+        return found
+    }
+
+    /// Calls `body` with each child labelled `name`, in order, until it returns false.
+    private func forEachChild(named name: String, _ body: (FHIRNode) -> Bool) {
+        guard let id = tree.nameID(name) else { return }
         let record = record
-        return tree.nodes.withUnsafeBufferPointer { nodes in
-            for child in record.firstChild..<(record.firstChild + record.childCount) where nodes[Int(child)].name == id {
-                let value = nodes[Int(child)].value
-                if value >= 0, case .string(let text) = tree.values[Int(value)] { return text }
-            }
-            return nil
+        var child = record.firstChild
+        while child < record.firstChild + record.childCount {
+            if tree.nodes[Int(child)].name == id, !body(FHIRNode(tree: tree, index: child)) { return }
+            child += 1
         }
     }
 

@@ -29,7 +29,9 @@ enum FHIRPathCommand {
             gives the same output.
 
             With --json, each request is {"id", "expression", "resource": JSON|null, "variables": {NAME: JSON},
-            "mode": "lenient"|"strict"} (%resource, %rootResource and %context are bound to the resource); each
+            "mode": "lenient"|"strict"} (%resource, %rootResource and %context are bound to the resource; an
+            optional "checkOrderedFunctions": true makes first(), skip()… after children() an error in strict
+            mode, as the suite's attribute of that name does); each
             response, in request order, is {"id", "result": [{"type", "value"}…]} or {"id", "error": {"kind":
             "syntax"|"semantic"|"execution", "message"}}. A type is the FHIR type of a node or boolean, integer,
             decimal (its value a string that keeps precision), string, date, dateTime, time (values without @
@@ -133,6 +135,10 @@ enum FHIRPathCommand {
             case "strict": requestOptions.mode = .strict
             default: return malformed("\"mode\" must be \"lenient\" or \"strict\"", at: mode.offset)
             }
+        }
+        if let flag = request["checkOrderedFunctions"] {
+            guard let value = flag.boolValue else { return malformed("\"checkOrderedFunctions\" must be true or false", at: flag.offset) }
+            requestOptions.checkOrderedFunctions = value
         }
         var resource: FHIRTree?
         if let node = request["resource"], !node.isNull {
