@@ -87,7 +87,7 @@ public struct FHIRPathExpression: Sendable {
 
     /// The value of the expression with `$this` (the context) bound to `context`.
     public func evaluate(on context: FHIRPathCollection, _ environment: FHIRPathEnvironment) throws(FHIRPathError) -> FHIRPathCollection {
-        var state = EvaluationState(environment: environment, model: options.model, options: options)
+        var state = EvaluationState(environment: environment, model: options.model)
         return try root.evaluate(context, &state)
     }
 }

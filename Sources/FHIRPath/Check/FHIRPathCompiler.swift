@@ -498,7 +498,7 @@ struct FHIRPathCompiler {
     /// to happen, located, at run time).
     private func fold(_ evaluator: Evaluator, _ parts: [Evaluator], _ type: StaticType) -> (Evaluator, StaticType) {
         guard parts.allSatisfy({ $0 is ConstantEvaluator }) else { return (evaluator, type) }
-        var state = EvaluationState(environment: Self.foldingEnvironment, model: model, options: options)
+        var state = EvaluationState(environment: Self.foldingEnvironment, model: model)
         guard let value = try? evaluator.evaluate([], &state) else { return (evaluator, type) }
         var folded = type
         folded.constant = value

@@ -6,15 +6,13 @@ public typealias FHIRPathCollection = [FHIRPathItem]
 struct EvaluationState {
     let environment: FHIRPathEnvironment
     let model: FHIRModel
-    let options: FHIRPathOptions
     var index: Int?
     var total: FHIRPathCollection?
     var defined: [String: FHIRPathCollection] = [:]
 
-    init(environment: FHIRPathEnvironment, model: FHIRModel, options: FHIRPathOptions) {
+    init(environment: FHIRPathEnvironment, model: FHIRModel) {
         self.environment = environment
         self.model = model
-        self.options = options
     }
 
     func variable(_ name: String) -> FHIRPathCollection? {

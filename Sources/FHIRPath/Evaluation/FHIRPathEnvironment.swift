@@ -5,19 +5,84 @@ import SurveyCore
 /// sets `memberOf()` checks, the resources `resolve()` may find besides those inside the tree, and a
 /// sink for `trace()`. A value: build one per form session and change its variables as answers change.
 public struct FHIRPathEnvironment: Sendable {
+    /// The parts, held in one box so that an evaluation copies the environment with one reference count;
+    /// changed on a copy of the box when shared (a value, like any struct).
+    private final class Storage: @unchecked Sendable {
+        var variables: [String: [FHIRPathItem]]
+        /// The same variables as a list: a handful of short names is found faster by comparing than by hashing.
+        var list: [(name: String, value: FHIRPathCollection)]
+        var clock: FHIRPathClock
+        var terminology: FHIRPathTerminology
+        var resources: [FHIRTree]
+        var trace: (@Sendable (String, [FHIRPathItem]) -> Void)?
+
+        init(
+            variables: [String: [FHIRPathItem]], clock: FHIRPathClock, terminology: FHIRPathTerminology, resources: [FHIRTree],
+            trace: (@Sendable (String, [FHIRPathItem]) -> Void)?
+        ) {
+            self.variables = variables
+            self.list = variables.map { ($0.key, $0.value) }
+            self.clock = clock
+            self.terminology = terminology
+            self.resources = resources
+            self.trace = trace
+        }
+
+        func copy() -> Storage {
+            Storage(variables: variables, clock: clock, terminology: terminology, resources: resources, trace: trace)
+        }
+    }
+
+    private var storage: Storage
+
+    private mutating func unique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    }
+
     /// Variables by name, without the `%`.
     public var variables: [String: [FHIRPathItem]] {
-        didSet { list = variables.map { ($0.key, $0.value) } }
+        get { storage.variables }
+        set {
+            unique()
+            storage.variables = newValue
+            storage.list = newValue.map { ($0.key, $0.value) }
+        }
     }
-    /// The same variables as a list: a handful of short names is found faster by comparing than by hashing.
-    private var list: [(name: String, value: FHIRPathCollection)]
-    public var clock: FHIRPathClock
-    public var terminology: FHIRPathTerminology
+
+    public var clock: FHIRPathClock {
+        get { storage.clock }
+        set {
+            unique()
+            storage.clock = newValue
+        }
+    }
+
+    public var terminology: FHIRPathTerminology {
+        get { storage.terminology }
+        set {
+            unique()
+            storage.terminology = newValue
+        }
+    }
+
     /// Resources `resolve()` can find by `Type/id` or by full URL, besides the tree's own contained resources
     /// and bundle entries.
-    public var resources: [FHIRTree]
+    public var resources: [FHIRTree] {
+        get { storage.resources }
+        set {
+            unique()
+            storage.resources = newValue
+        }
+    }
+
     /// Receives `trace(name)` calls: the name and the traced collection.
-    public var trace: (@Sendable (String, [FHIRPathItem]) -> Void)?
+    public var trace: (@Sendable (String, [FHIRPathItem]) -> Void)? {
+        get { storage.trace }
+        set {
+            unique()
+            storage.trace = newValue
+        }
+    }
 
     /// An environment with `%resource`, `%rootResource` and `%context` bound to `resource` (when given).
     public init(
@@ -29,12 +94,7 @@ public struct FHIRPathEnvironment: Sendable {
             let root: [FHIRPathItem] = [.node(resource.root)]
             for name in ["resource", "rootResource", "context"] where all[name] == nil { all[name] = root }
         }
-        self.variables = all
-        self.list = all.map { ($0.key, $0.value) }
-        self.clock = clock
-        self.terminology = terminology
-        self.resources = resources
-        self.trace = nil
+        storage = Storage(variables: all, clock: clock, terminology: terminology, resources: resources, trace: nil)
     }
 
     /// The value a JSON value gives a variable: an object (a resource, a Coding…) as the root of its own
@@ -57,9 +117,10 @@ public struct FHIRPathEnvironment: Sendable {
     /// The value of a `%` name: a variable, or one of the constants FHIR defines (`%ucum`, `%sct`,
     /// `%loinc`, `%vs-name`, `%ext-name`); nil when there is none.
     func variable(_ name: String) -> [FHIRPathItem]? {
-        if list.count <= 16 {
-            for entry in list where entry.name == name { return entry.value }
-        } else if let value = variables[name] {
+        let storage = storage
+        if storage.list.count <= 16 {
+            for entry in storage.list where entry.name == name { return entry.value }
+        } else if let value = storage.variables[name] {
             return value
         }
         return Self.constant(name).map { [.string($0)] }
