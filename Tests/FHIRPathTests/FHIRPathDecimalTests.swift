@@ -78,3 +78,17 @@ import Testing
         #expect(FHIRPathDecimal.compare(decimal("10.000"), decimal("10")) == 0)
     }
 }
+
+@Suite struct FHIRPathDecimalEdgeTests {
+    @Test("numbers with thousands of digits after the point, or huge exponents, are read without a trap and rounded off")
+    func longNumbers() throws {
+        let tiny = try #require(FHIRPathDecimal("0." + String(repeating: "0", count: 40_000) + "1"))
+        #expect(tiny.isZero)
+        let small = try #require(FHIRPathDecimal("1e-99999", exponent: true))
+        #expect(small.isZero)
+        #expect(FHIRPathDecimal("1e99999", exponent: true) == nil)
+        #expect(decimal("1.5").rounded(to: 100_000).scale <= FHIRPathDecimal.maximumParsedScale)
+        #expect(decimal("0").rounded(to: 100_000).scale == FHIRPathDecimal.maximumParsedScale)
+        #expect(try evaluate("0.5.round(2147483647)").count == 1)
+    }
+}

@@ -26,6 +26,8 @@ public struct FHIRPathDecimal: Sendable, Hashable, Comparable, CustomStringConve
 
     /// The most digits after the point a result may have (the suite's `lowBoundary(32)` is empty).
     public static let maximumScale = 28
+    /// The most digits after the point a written number keeps (more are rounded off as it is read).
+    static let maximumParsedScale = 60
     /// The digits after the point of a quotient (the spec's Decimal step is 10^-8).
     static let divisionScale = 8
 
@@ -65,7 +67,7 @@ public struct FHIRPathDecimal: Sendable, Hashable, Comparable, CustomStringConve
                 sawDigit = true
                 if truncated {
                     if !sawPoint { return nil }
-                } else if count >= 38 {
+                } else if count >= 38 || (sawPoint && scale >= Self.maximumParsedScale) {
                     guard sawPoint else { return nil }
                     truncated = true
                     roundUp = current >= 0x35
@@ -100,8 +102,17 @@ public struct FHIRPathDecimal: Sendable, Hashable, Comparable, CustomStringConve
                 }
             }
         } else if exponent < 0 {
-            value.scale -= exponent
-            if value.scale > Self.maximumScale + 10 { value = value.rounded(to: Self.maximumScale + 10) }
+            // Digits past `maximumParsedScale` after the point are rounded off (a value that small is zero).
+            let shifted = value.scale - exponent
+            if shifted > Self.maximumParsedScale {
+                guard let divisor = Self.powerOfTen(shifted - Self.maximumParsedScale) else {
+                    self = FHIRPathDecimal(significand: 0, scale: Self.maximumParsedScale)
+                    return
+                }
+                value = FHIRPathDecimal(significand: value.significand / divisor, scale: Self.maximumParsedScale)
+            } else {
+                value.scale = shifted
+            }
         }
         self = value
     }
@@ -179,7 +190,8 @@ public struct FHIRPathDecimal: Sendable, Hashable, Comparable, CustomStringConve
     func changingScale(to newScale: Int, rounding: Rounding) -> FHIRPathDecimal {
         if newScale >= scale {
             var result = self
-            while result.scale < newScale, let grown = result.significand.multipliedChecked(by: 10) {
+            let target = min(newScale, Self.maximumParsedScale)
+            while result.scale < target, let grown = result.significand.multipliedChecked(by: 10) {
                 result.significand = grown
                 result.scale += 1
             }
