@@ -12,9 +12,7 @@ public final class FHIRModel: Sendable {
     let nameIDs: [String: Int32]
     let names: [String]
 
-    public var base: FHIRType { fhirTypes["Base"]! }
     public var element: FHIRType { fhirTypes["Element"]! }
-    public var resource: FHIRType { fhirTypes["Resource"]! }
     /// The type of an object the model does not describe (an element of a resource it does not know):
     /// a BackboneElement whose elements are navigated from the JSON.
     let unknownComplex: FHIRType

@@ -20,13 +20,4 @@ public struct FHIRPathError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     public var description: String { "\(kind) error: \(message)" }
-
-    static func execution(_ message: String, at range: Range<Int>? = nil) -> FHIRPathError {
-        FHIRPathError(.execution, message, at: range)
-    }
-
-    /// The same error located at `range` if it had no location yet.
-    func located(_ range: Range<Int>) -> FHIRPathError {
-        self.range == nil ? FHIRPathError(kind, message, at: range) : self
-    }
 }

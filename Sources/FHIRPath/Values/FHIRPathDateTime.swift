@@ -269,11 +269,6 @@ public struct FHIRPathDateTime: Sendable, Hashable, CustomStringConvertible {
         return text
     }
 
-    /// The literal as FHIRPath writes it: `@2014-01-25`, `@2014-01-25T14:30:00.000+10:00`, `@T14:30`.
-    public var literal: String {
-        kind == .time ? "@T" + description : kind == .dateTime && !hasTime ? "@" + description + "T" : "@" + description
-    }
-
     // MARK: Comparison
 
     /// Milliseconds of the seconds component with its fraction, for comparing seconds as one decimal.
@@ -338,11 +333,6 @@ public struct FHIRPathDateTime: Sendable, Hashable, CustomStringConvertible {
         if !leftHas && !rightHas { return 0 }
         if leftHas != rightHas { return nil }
         return FHIRPathDecimal.compare(left.secondsDecimal, right.secondsDecimal)
-    }
-
-    /// Equivalence (`~`): like equality, but values of different precision are not equivalent.
-    static func isEquivalent(_ lhs: FHIRPathDateTime, _ rhs: FHIRPathDateTime) -> Bool {
-        compare(lhs, rhs) == 0
     }
 
     // MARK: Arithmetic
@@ -541,13 +531,6 @@ public struct FHIRPathDateTime: Sendable, Hashable, CustomStringConvertible {
             value.offsetMinutes = high ? -12 * 60 : 14 * 60
         }
         if value.kind == .dateTime, !value.hasTime { value.offsetMinutes = nil }
-        return value
-    }
-
-    /// The value as a DateTime (a Date converts implicitly).
-    var asDateTime: FHIRPathDateTime {
-        var value = self
-        if value.kind == .date { value.kind = .dateTime }
         return value
     }
 }
