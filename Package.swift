@@ -5,17 +5,20 @@ import PackageDescription
 let package = Package(
     name: "SurveyReplay",
     products: [
-        .library(name: "SurveyReplay", targets: ["SurveyCore", "SurveyFormats", "SurveyHarness"]),
+        .library(name: "SurveyReplay", targets: ["SurveyCore", "SurveyFormats", "SurveyHarness", "FHIRPath"]),
         .library(name: "SurveyReplayTesting", targets: ["SurveyReplayTesting"]),
         .executable(name: "survey-replay", targets: ["survey-replay"]),
         .executable(name: "survey-replay-fuzz", targets: ["survey-replay-fuzz"]),
     ],
     targets: [
         .target(name: "SurveyCore"),
+        .target(name: "FHIRPath", dependencies: ["SurveyCore"]),
+        .target(name: "FHIRPathConformance", dependencies: ["FHIRPath", "SurveyCore"]),
         .target(name: "SurveyFormats", dependencies: ["SurveyCore"]),
         .target(name: "SurveyHarness", dependencies: ["SurveyCore", "SurveyFormats"]),
         .target(name: "SurveyReplayFuzzing", dependencies: ["SurveyCore", "SurveyFormats", "SurveyHarness"]),
-        .target(name: "SurveyReplayCLI", dependencies: ["SurveyCore", "SurveyFormats", "SurveyHarness", "SurveyReplayFuzzing"]),
+        .target(
+            name: "SurveyReplayCLI", dependencies: ["SurveyCore", "SurveyFormats", "SurveyHarness", "SurveyReplayFuzzing", "FHIRPath", "FHIRPathConformance"]),
         .executableTarget(name: "survey-replay", dependencies: ["SurveyReplayCLI"]),
         // The parser fuzz targets under libFuzzer (scripts/fuzz-libfuzzer.sh builds it with -DLIBFUZZER);
         // otherwise the same as 'survey-replay fuzz-parsers'.
@@ -25,6 +28,7 @@ let package = Package(
         // with what is missing when absent, a failure under CI.
         .target(name: "SurveyReplayTestSupport", dependencies: ["SurveyHarness"], path: "Tests/SurveyReplayTestSupport"),
         .testTarget(name: "SurveyCoreTests", dependencies: ["SurveyCore"]),
+        .testTarget(name: "FHIRPathTests", dependencies: ["FHIRPath", "FHIRPathConformance", "SurveyCore", "SurveyReplayTestSupport"], exclude: ["passing-tests.txt"]),
         .testTarget(name: "SurveyFormatsTests", dependencies: ["SurveyCore", "SurveyFormats", "SurveyHarness", "SurveyReplayTestSupport"]),
         .testTarget(name: "SurveyHarnessTests", dependencies: ["SurveyCore", "SurveyFormats", "SurveyHarness", "SurveyReplayTestSupport"]),
         .testTarget(

@@ -7,7 +7,7 @@ public enum SurveyReplayCLI {
     public static let commands: [CommandSpec] = [
         TestCommand.spec, ReplayCommand.spec, ReviewCommand.spec, RecordCommand.spec, ImportCommand.spec, FuzzCommand.spec,
         CompareCommand.spec, CoverageCommand.spec, GenerateCommand.spec, LintCommand.spec, ReportCommand.spec, BenchCommand.spec, FuzzParsersCommand.spec,
-        CompletionCommand.spec,
+        FHIRPathCommand.spec, CompletionCommand.spec,
     ]
     public static let defaultCommand = "test"
     public static let version = "0.1.0"

@@ -25,6 +25,10 @@ enum BenchCommand {
 
             The generate part runs 'generate' on the team's surveys (under Scenarios/) and on every survey in
             --corpus that loads, and counts the seeded random walks that take as many branches.
+
+            The fhirpath part evaluates a score expression (the sum of nine answers' weights) compiled once,
+            and parses, checks and evaluates every expression of the official FHIRPath suite in
+            --corpus/fhirpath.
             """,
         run: run)
 

@@ -1,3 +1,4 @@
+import FHIRPathConformance
 import Foundation
 import SurveyCore
 import SurveyFormats
@@ -15,12 +16,16 @@ struct BenchReport {
     var suite: (figure: BenchFigure, scenarios: Int)?
     var jobs: (one: BenchFigure, two: BenchFigure, scenarios: Int)?
     var generation: [GenerationFigure] = []
+    /// FHIRPath: evaluations a second of the compiled score expression, and suite expressions a second (and
+    /// how many tests), each per second of the thread's CPU time and per second of wall-clock time.
+    var fhirpathScore: (cpu: BenchFigure, wall: BenchFigure)?
+    var fhirpathSuite: (cpu: BenchFigure, wall: BenchFigure, tests: Int)?
 
     static let sizes = [100, 1_000, 10_000, 100_000]
 
     /// The parts of a bench run, which `--only` selects.
     enum Part: String, CaseIterable {
-        case memory, walks, replay, sizes, suite, jobs, generate
+        case memory, walks, replay, sizes, suite, jobs, generate, fhirpath
     }
 
     static func measure(
@@ -73,6 +78,10 @@ struct BenchReport {
             }
             report.suite = (figure, count)
         }
+        if parts.contains(.fhirpath) {
+            progress("fhirpath")
+            report.measureFHIRPath(corpus: corpus, runs: runs, quick: quick)
+        }
         if parts.contains(.generate) {
             for (path, survey) in generationSurveys(corpus: corpus, quick: quick) {
                 progress("generate \(path)")
@@ -80,6 +89,19 @@ struct BenchReport {
             }
         }
         return report
+    }
+
+    /// The FHIRPath figures: the score expression (a sum over nine answers' weights) evaluated compiled, and
+    /// every expression of the official suite (in `corpus`/fhirpath) parsed, checked and evaluated.
+    private mutating func measureFHIRPath(corpus: String, runs: Int, quick: Bool) {
+        let evaluations = quick ? 20_000 : 2_000_000
+        let score = (0..<runs).map { _ in FHIRPathBenchmark.scoreEvaluationsPerSecond(evaluations: evaluations).rate }
+        fhirpathScore = (BenchFigure(score.map(\.perCPUSecond)), BenchFigure(score.map(\.perWallSecond)))
+        let folder = corpus + "/fhirpath"
+        guard let suite = try? ConformanceSuite.load(contentsOf: folder + "/tests-fhir-r4.xml"), let runner = try? ConformanceRunner(folder: folder) else { return }
+        let rounds = quick ? 2 : 100
+        let rates = (0..<runs).map { _ in FHIRPathBenchmark.suiteExpressionsPerSecond(suite, runner: runner, rounds: rounds) }
+        fhirpathSuite = (BenchFigure(rates.map(\.perCPUSecond)), BenchFigure(rates.map(\.perWallSecond)), suite.tests.count)
     }
 
     /// The team's surveys (under Scenarios/) and, unless quick, the corpus surveys that load, by path.
@@ -111,6 +133,8 @@ struct BenchReport {
             ("memory growth from 100,000 to 1,000,000 steps < 10 MB", memory.map { $0.at1M - $0.at100k < 10_000_000 }),
             ("the project's suite ≤ 0.5 s", suite.map { $0.figure.median <= 0.5 }),
             ("--jobs 2 ≥ 1.7× faster than --jobs 1 on 200 scenarios", jobs.map { $0.one.median / $0.two.median >= 1.7 }),
+            ("FHIRPath score expression evaluations/s (CPU time) ≥ 1,000,000", fhirpathScore.map { $0.cpu.median >= 1_000_000 }),
+            ("FHIRPath suite expressions parsed and evaluated/s (CPU time) ≥ 100,000", fhirpathSuite.map { $0.cpu.median >= 100_000 }),
         ]
     }
 
@@ -136,6 +160,16 @@ struct BenchReport {
         if let jobs {
             object["jobsScaling"] = ["scenarios": .number(Double(jobs.scenarios)), "jobs1Seconds": figureJSON(jobs.one), "jobs2Seconds": figureJSON(jobs.two),
                                      "speedup": .number(jobs.one.median / jobs.two.median)]
+        }
+        if fhirpathScore != nil || fhirpathSuite != nil {
+            object["fhirpath"] = [
+                "scoreExpression": .string(FHIRPathBenchmark.scoreExpression),
+                "scoreEvaluationsPerSecond": fhirpathScore.map { figureJSON($0.cpu) } ?? .null,
+                "scoreEvaluationsPerWallSecond": fhirpathScore.map { figureJSON($0.wall) } ?? .null,
+                "suiteExpressionsPerSecond": fhirpathSuite.map { figureJSON($0.cpu) } ?? .null,
+                "suiteExpressionsPerWallSecond": fhirpathSuite.map { figureJSON($0.wall) } ?? .null,
+                "suiteTests": fhirpathSuite.map { .number(Double($0.tests)) } ?? .null,
+            ]
         }
         if !generation.isEmpty {
             object["generation"] = .array(
@@ -172,6 +206,13 @@ struct BenchReport {
         if let suite { lines.append("survey-replay test on the project's \(suite.scenarios) scenarios, s: \(figure(suite.figure, { String(format: "%.3f", $0) }))") }
         if let jobs {
             lines.append("--jobs 2 on \(jobs.scenarios) scenarios: \(String(format: "%.2f", jobs.one.median / jobs.two.median))× faster than --jobs 1")
+        }
+        if let fhirpathScore {
+            lines.append("FHIRPath \(FHIRPathBenchmark.scoreExpression) evaluations/s: \(figure(fhirpathScore.cpu, count)) of CPU time, \(figure(fhirpathScore.wall, count)) of wall clock")
+        }
+        if let fhirpathSuite {
+            lines.append(
+                "FHIRPath suite (\(fhirpathSuite.tests) tests) expressions parsed and evaluated/s: \(figure(fhirpathSuite.cpu, count)) of CPU time, \(figure(fhirpathSuite.wall, count)) of wall clock")
         }
         if !generation.isEmpty {
             lines.append("")

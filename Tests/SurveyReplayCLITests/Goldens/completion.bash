@@ -16,9 +16,9 @@ _survey_replay() {
     local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}" command=test first=2 operand=0 i
     COMPREPLY=()
     case "${COMP_WORDS[1]}" in
-        test|replay|review|record|import|fuzz|compare|coverage|generate|lint|report|bench|fuzz-parsers|completion) command="${COMP_WORDS[1]}" ;;
+        test|replay|review|record|import|fuzz|compare|coverage|generate|lint|report|bench|fuzz-parsers|fhirpath|completion) command="${COMP_WORDS[1]}" ;;
         help)
-            [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "test replay review record import fuzz compare coverage generate lint report bench fuzz-parsers completion" -- "$cur"))
+            [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "test replay review record import fuzz compare coverage generate lint report bench fuzz-parsers fhirpath completion" -- "$cur"))
             return ;;
         *)
             first=1
@@ -26,7 +26,7 @@ _survey_replay() {
                 COMPREPLY=($(compgen -W "--version --record --jobs --filter --junit --html --fail-on-obsolete --allow-obsolete --scenarios --snapshots --help" -- "$cur"))
                 return
             elif [[ $COMP_CWORD -eq 1 ]]; then
-                COMPREPLY=($(compgen -W "test replay review record import fuzz compare coverage generate lint report bench fuzz-parsers completion help" -- "$cur"))
+                COMPREPLY=($(compgen -W "test replay review record import fuzz compare coverage generate lint report bench fuzz-parsers fhirpath completion help" -- "$cur"))
                 return
             fi ;;
     esac
@@ -293,7 +293,7 @@ _survey_replay() {
                 --runs) :; return ;;
                 --survey) _survey_replay_files json; return ;;
                 --corpus) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-                --only) COMPREPLY=($(compgen -W "memory walks replay sizes suite jobs generate" -- "$cur")); return ;;
+                --only) COMPREPLY=($(compgen -W "memory walks replay sizes suite jobs generate fhirpath" -- "$cur")); return ;;
             esac
             if [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "--json --runs --quick --survey --corpus --only --help" -- "$cur"))
@@ -325,6 +325,29 @@ _survey_replay() {
             done
             case $operand in
                 *) COMPREPLY=($(compgen -W "json surveynative fhir sage owlmetry scenario properties golden coverage payload output fifo" -- "$cur")) ;;
+            esac ;;
+        fhirpath)
+            case "$prev" in
+                --resource) _survey_replay_files; return ;;
+                --var) :; return ;;
+                --valueset) _survey_replay_files; return ;;
+                --mode) COMPREPLY=($(compgen -W "lenient strict" -- "$cur")); return ;;
+                --polymorphic-names) COMPREPLY=($(compgen -W "empty navigate" -- "$cur")); return ;;
+                --now) :; return ;;
+            esac
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--resource --var --valueset --mode --polymorphic-names --now --json --help" -- "$cur"))
+                return
+            fi
+            for ((i = first; i < COMP_CWORD; i++)); do
+                case "${COMP_WORDS[i]}" in
+                    --resource|--var|--valueset|--mode|--polymorphic-names|--now) ((i++)) ;;
+                    -*) ;;
+                    *) ((operand++)) ;;
+                esac
+            done
+            case $operand in
+                *) _survey_replay_files ;;
             esac ;;
         completion)
             if [[ $cur == -* ]]; then

@@ -3,7 +3,7 @@
 
 function __survey_replay_command --description 'The command being completed: the one named, else test'
     set -l words (commandline -opc)
-    if set -q words[2]; and contains -- $words[2] test replay review record import fuzz compare coverage generate lint report bench fuzz-parsers completion help
+    if set -q words[2]; and contains -- $words[2] test replay review record import fuzz compare coverage generate lint report bench fuzz-parsers fhirpath completion help
         echo $words[2]
     else
         echo test
@@ -28,10 +28,11 @@ complete -c survey-replay -n __survey_replay_at_start -a lint -d 'Find what will
 complete -c survey-replay -n __survey_replay_at_start -a report -d 'Write an HTML report: scenarios against their goldens, coverage, skip-logic graphs, lint, fuzz findings.'
 complete -c survey-replay -n __survey_replay_at_start -a bench -d 'Measure load time, replay and walk speed, scaling with survey size, memory and suite time.'
 complete -c survey-replay -n __survey_replay_at_start -a fuzz-parsers -d 'Feed every parser mutated files; catch crashes, hangs and unlocated errors.'
+complete -c survey-replay -n __survey_replay_at_start -a fhirpath -d 'Evaluate a FHIRPath expression on a FHIR resource, or serve requests as JSON lines.'
 complete -c survey-replay -n __survey_replay_at_start -a completion -d 'Print the shell completion script for bash, zsh or fish.'
 complete -c survey-replay -n __survey_replay_at_start -a help -d 'Show the options of a command.'
 complete -c survey-replay -n __survey_replay_at_start -l version -d 'Print the version.'
-complete -c survey-replay -n 'test (__survey_replay_command) = help' -a 'test replay review record import fuzz compare coverage generate lint report bench fuzz-parsers completion'
+complete -c survey-replay -n 'test (__survey_replay_command) = help' -a 'test replay review record import fuzz compare coverage generate lint report bench fuzz-parsers fhirpath completion'
 
 complete -c survey-replay -n 'test (__survey_replay_command) = test' -l record -x -a 'missing all failed never' -d 'When to write goldens; default missing, or never when CI is set.'
 complete -c survey-replay -n 'test (__survey_replay_command) = test' -l jobs -x -d 'Scenarios to run at once (default: the number of CPUs); output order is fixed.'
@@ -152,7 +153,7 @@ complete -c survey-replay -n 'test (__survey_replay_command) = bench' -l runs -x
 complete -c survey-replay -n 'test (__survey_replay_command) = bench' -l quick -d 'Smaller workloads (for a smoke test, not for the figures).'
 complete -c survey-replay -n 'test (__survey_replay_command) = bench' -l survey -x -a '(__fish_complete_suffix .json)' -d 'The small survey for walk and replay speed (default Scenarios/checkin/checkin.json).'
 complete -c survey-replay -n 'test (__survey_replay_command) = bench' -l corpus -x -a '(__fish_complete_directories)' -d 'Survey files whose covering scenarios \'generate\' is measured on (default ../shared/corpus).'
-complete -c survey-replay -n 'test (__survey_replay_command) = bench' -l only -x -a 'memory walks replay sizes suite jobs generate' -d 'Measure one part only (to profile it).'
+complete -c survey-replay -n 'test (__survey_replay_command) = bench' -l only -x -a 'memory walks replay sizes suite jobs generate fhirpath' -d 'Measure one part only (to profile it).'
 complete -c survey-replay -n 'test (__survey_replay_command) = bench' -s h -l help -d 'Show this help.'
 
 complete -c survey-replay -n 'test (__survey_replay_command) = fuzz-parsers' -l list -d 'List the targets and their seed counts.'
@@ -168,6 +169,16 @@ complete -c survey-replay -n 'test (__survey_replay_command) = fuzz-parsers' -l 
 complete -c survey-replay -n 'test (__survey_replay_command) = fuzz-parsers' -l from -x -d 'Internal: the first input of a child.'
 complete -c survey-replay -n 'test (__survey_replay_command) = fuzz-parsers' -s h -l help -d 'Show this help.'
 complete -c survey-replay -n 'not __survey_replay_at_start; and test (__survey_replay_command) = fuzz-parsers' -a 'json surveynative fhir sage owlmetry scenario properties golden coverage payload output fifo'
+
+complete -c survey-replay -n 'test (__survey_replay_command) = fhirpath' -l resource -r -F -d 'The FHIR resource (JSON) %resource, %rootResource and %context are bound to.'
+complete -c survey-replay -n 'test (__survey_replay_command) = fhirpath' -l var -x -d 'A variable %NAME bound to the JSON in FILE (a resource, or a value); repeatable.'
+complete -c survey-replay -n 'test (__survey_replay_command) = fhirpath' -l valueset -r -F -d 'A ValueSet (JSON) memberOf() may check against; repeatable.'
+complete -c survey-replay -n 'test (__survey_replay_command) = fhirpath' -l mode -x -a 'lenient strict' -d 'lenient (default) or strict (paths checked against the FHIR R4 model).'
+complete -c survey-replay -n 'test (__survey_replay_command) = fhirpath' -l polymorphic-names -x -a 'empty navigate' -d 'What answer.valueCoding finds where the model has value[x]: empty (default, HAPI) or navigate (fhirpath.js).'
+complete -c survey-replay -n 'test (__survey_replay_command) = fhirpath' -l now -x -d 'The moment now() and today() read (default 2026-01-01T00:00:00.000Z).'
+complete -c survey-replay -n 'test (__survey_replay_command) = fhirpath' -l json -d 'Serve JSON lines: one request per line on standard input, one response per line on standard output.'
+complete -c survey-replay -n 'test (__survey_replay_command) = fhirpath' -s h -l help -d 'Show this help.'
+complete -c survey-replay -n 'not __survey_replay_at_start; and test (__survey_replay_command) = fhirpath' -F
 
 complete -c survey-replay -n 'test (__survey_replay_command) = completion' -s h -l help -d 'Show this help.'
 complete -c survey-replay -n 'not __survey_replay_at_start; and test (__survey_replay_command) = completion' -a 'bash zsh fish'

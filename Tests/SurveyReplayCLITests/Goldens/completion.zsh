@@ -18,6 +18,7 @@ _survey-replay() {
         'report:Write an HTML report\: scenarios against their goldens, coverage, skip-logic graphs, lint, fuzz findings.'
         'bench:Measure load time, replay and walk speed, scaling with survey size, memory and suite time.'
         'fuzz-parsers:Feed every parser mutated files; catch crashes, hangs and unlocated errors.'
+        'fhirpath:Evaluate a FHIRPath expression on a FHIR resource, or serve requests as JSON lines.'
         'completion:Print the shell completion script for bash, zsh or fish.'
         'help:Show the options of a command.'
     )
@@ -190,7 +191,7 @@ _survey-replay() {
                 '--quick[Smaller workloads (for a smoke test, not for the figures).]' \
                 '--survey[The small survey for walk and replay speed (default Scenarios/checkin/checkin.json).]:SURVEY:_files -g "*.json"' \
                 '--corpus[Survey files whose covering scenarios '\''generate'\'' is measured on (default ../shared/corpus).]:DIR:_files -/' \
-                '--only[Measure one part only (to profile it).]:PART:(memory walks replay sizes suite jobs generate)' \
+                '--only[Measure one part only (to profile it).]:PART:(memory walks replay sizes suite jobs generate fhirpath)' \
                 '(- *)'{-h,--help}'[Show this help.]'
             ;;
         (fuzz-parsers)
@@ -209,6 +210,19 @@ _survey-replay() {
                 '--from[Internal\: the first input of a child.]:N: ' \
                 '(- *)'{-h,--help}'[Show this help.]' \
                 '*:TARGET:(json surveynative fhir sage owlmetry scenario properties golden coverage payload output fifo)'
+            ;;
+        (fhirpath)
+            _arguments -S \
+                $root \
+                '--resource[The FHIR resource (JSON) %resource, %rootResource and %context are bound to.]:FILE:_files' \
+                '--var[A variable %NAME bound to the JSON in FILE (a resource, or a value); repeatable.]:NAME=FILE: ' \
+                '--valueset[A ValueSet (JSON) memberOf() may check against; repeatable.]:FILE:_files' \
+                '--mode[lenient (default) or strict (paths checked against the FHIR R4 model).]:MODE:(lenient strict)' \
+                '--polymorphic-names[What answer.valueCoding finds where the model has value\[x\]\: empty (default, HAPI) or navigate (fhirpath.js).]:HOW:(empty navigate)' \
+                '--now[The moment now() and today() read (default 2026-01-01T00\:00\:00.000Z).]:DATETIME: ' \
+                '--json[Serve JSON lines\: one request per line on standard input, one response per line on standard output.]' \
+                '(- *)'{-h,--help}'[Show this help.]' \
+                '::EXPR:_files'
             ;;
         (completion)
             _arguments -S \

@@ -1,0 +1,179 @@
+import SurveyCore
+
+/// What an evaluation runs against: the `%` variables (`%resource`, `%context`, `%rootResource`, SDC's
+/// `%questionnaire`, launch contexts, item variables…), the clock `now()` and `today()` read, the value
+/// sets `memberOf()` checks, the resources `resolve()` may find besides those inside the tree, and a
+/// sink for `trace()`. A value: build one per form session and change its variables as answers change.
+public struct FHIRPathEnvironment: Sendable {
+    /// The parts, held in one box so that an evaluation copies the environment with one reference count;
+    /// changed on a copy of the box when shared (a value, like any struct).
+    private final class Storage: @unchecked Sendable {
+        var variables: [String: [FHIRPathItem]]
+        /// The same variables as a list: a handful of short names is found faster by comparing than by hashing.
+        var list: [(name: String, value: FHIRPathCollection)]
+        var clock: FHIRPathClock
+        var terminology: FHIRPathTerminology
+        var resources: [FHIRTree]
+        var trace: (@Sendable (String, [FHIRPathItem]) -> Void)?
+
+        init(
+            variables: [String: [FHIRPathItem]], clock: FHIRPathClock, terminology: FHIRPathTerminology, resources: [FHIRTree],
+            trace: (@Sendable (String, [FHIRPathItem]) -> Void)?
+        ) {
+            self.variables = variables
+            self.list = variables.map { ($0.key, $0.value) }
+            self.clock = clock
+            self.terminology = terminology
+            self.resources = resources
+            self.trace = trace
+        }
+
+        func copy() -> Storage {
+            Storage(variables: variables, clock: clock, terminology: terminology, resources: resources, trace: trace)
+        }
+    }
+
+    private var storage: Storage
+
+    private mutating func unique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    }
+
+    /// Variables by name, without the `%`.
+    public var variables: [String: [FHIRPathItem]] {
+        get { storage.variables }
+        set {
+            unique()
+            storage.variables = newValue
+            storage.list = newValue.map { ($0.key, $0.value) }
+        }
+    }
+
+    public var clock: FHIRPathClock {
+        get { storage.clock }
+        set {
+            unique()
+            storage.clock = newValue
+        }
+    }
+
+    public var terminology: FHIRPathTerminology {
+        get { storage.terminology }
+        set {
+            unique()
+            storage.terminology = newValue
+        }
+    }
+
+    /// Resources `resolve()` can find by `Type/id` or by full URL, besides the tree's own contained resources
+    /// and bundle entries.
+    public var resources: [FHIRTree] {
+        get { storage.resources }
+        set {
+            unique()
+            storage.resources = newValue
+        }
+    }
+
+    /// Receives `trace(name)` calls: the name and the traced collection.
+    public var trace: (@Sendable (String, [FHIRPathItem]) -> Void)? {
+        get { storage.trace }
+        set {
+            unique()
+            storage.trace = newValue
+        }
+    }
+
+    /// An environment with `%resource`, `%rootResource` and `%context` bound to `resource` (when given).
+    public init(
+        resource: FHIRTree? = nil, variables: [String: [FHIRPathItem]] = [:], clock: FHIRPathClock = .init(),
+        terminology: FHIRPathTerminology = .init(), resources: [FHIRTree] = []
+    ) {
+        var all = variables
+        if let resource {
+            let root: [FHIRPathItem] = [.node(resource.root)]
+            for name in ["resource", "rootResource", "context"] where all[name] == nil { all[name] = root }
+        }
+        storage = Storage(variables: all, clock: clock, terminology: terminology, resources: resources, trace: nil)
+    }
+
+    /// The value a JSON value gives a variable: an object (a resource, a Coding…) as the root of its own
+    /// tree, an array as its items, a string, number or Boolean as that System value (a number keeps the
+    /// precision it is written with), null as empty.
+    public static func collection(json: JSONNode) -> FHIRPathCollection {
+        switch json.kind {
+        case .null: return []
+        case .bool: return [.boolean(json.boolValue!)]
+        case .string: return [.string(json.stringValue!)]
+        case .number:
+            let text = json.numberText ?? ""
+            if let integer = Int(text) { return [.integer(integer)] }
+            return FHIRPathDecimal(text, exponent: true).map { [.decimal($0)] } ?? []
+        case .array: return (json.elements ?? []).flatMap(collection(json:))
+        case .object: return [.node(FHIRTree(json: json).root)]
+        }
+    }
+
+    /// The value of a `%` name: a variable, or one of the constants FHIR defines (`%ucum`, `%sct`,
+    /// `%loinc`, `%vs-name`, `%ext-name`); nil when there is none.
+    func variable(_ name: String) -> [FHIRPathItem]? {
+        let storage = storage
+        if storage.list.count <= 16 {
+            for entry in storage.list where entry.name == name { return entry.value }
+        } else if let value = storage.variables[name] {
+            return value
+        }
+        return Self.constant(name).map { [.string($0)] }
+    }
+
+    /// The URLs FHIR's FHIRPath constants stand for (FHIR R4 "FHIRPath" section 2.1.9.1.7).
+    static func constant(_ name: String) -> String? {
+        switch name {
+        case "ucum": "http://unitsofmeasure.org"
+        case "sct": "http://snomed.info/sct"
+        case "loinc": "http://loinc.org"
+        default:
+            if name.hasPrefix("vs-") { "http://hl7.org/fhir/ValueSet/" + name.dropFirst(3) }
+            else if name.hasPrefix("ext-") { "http://hl7.org/fhir/StructureDefinition/" + name.dropFirst(4) }
+            else { nil }
+        }
+    }
+}
+
+/// The moment `now()`, `today()` and `timeOfDay()` read: fixed for a run, so results are reproducible.
+public struct FHIRPathClock: Sendable {
+    /// A DateTime with milliseconds and a timezone offset.
+    public var now: FHIRPathDateTime
+
+    /// The clock at `now`; by default the harness's default scenario day, 2026-01-01T00:00:00.000Z.
+    public init(now: FHIRPathDateTime? = nil) {
+        self.now = now ?? FHIRPathClock(scenario: ScenarioClock(today: SessionSettings.defaultToday)).now
+    }
+
+    /// The moment of a scenario's clock (its day at 00:00 UTC plus the seconds it has run).
+    public init(scenario: ScenarioClock) {
+        let days = scenario.elapsed / 86_400
+        let rest = scenario.elapsed % 86_400
+        let date = scenario.today.adding(days: days)
+        var now = FHIRPathDateTime(
+            kind: .dateTime, precision: .fraction, year: date.year, month: date.month, day: date.day, hour: rest / 3600,
+            minute: rest % 3600 / 60, second: rest % 60, fraction: 0, fractionDigits: 3, offsetMinutes: 0)
+        now.offsetIsZ = true
+        self.now = now
+    }
+
+    var today: FHIRPathDateTime {
+        var value = now
+        value.kind = .date
+        value.precision = .day
+        value.offsetMinutes = nil
+        return value
+    }
+
+    var timeOfDay: FHIRPathDateTime {
+        var value = now
+        value.kind = .time
+        value.offsetMinutes = nil
+        return value
+    }
+}
