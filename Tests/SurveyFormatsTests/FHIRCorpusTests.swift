@@ -62,20 +62,34 @@ struct FHIRCorpusTests {
         #expect(response["status"] != nil)
     }
 
-    @Test("the two invalid files fail to load with a located error naming the problem", arguments: [
-        ("invalid-lforms-enableWhen-missing-linkId.json", "reads 'q11', which no item has"),
-        ("invalid-lforms-enableWhen-missing-question-field.json", "has no \"question\""),
-    ])
-    func invalidFiles(name: String, message: String) throws {
-        let file = try FHIRCorpus.file(name)
+    @Test("an enableWhen without question: neither engine renders it, so the file does not load; the error is located and names both")
+    func invalidMissingQuestion() throws {
+        let file = try FHIRCorpus.file("invalid-lforms-enableWhen-missing-question-field.json")
         do throws(InputError) {
             _ = try FormatRegistry.standard.load(file)
-            Issue.record("expected \(name) not to load")
+            Issue.record("expected it not to load")
         } catch {
             #expect(error.diagnostics.count == 1)
-            #expect(error.diagnostics.first?.message.contains(message) == true)
+            let message = try #require(error.diagnostics.first?.message)
+            #expect(message.contains("has no \"question\"") && message.contains("LHC-Forms refuses the file"))
             #expect(error.diagnostics.first?.position == SourcePosition(line: 27, column: 9))
         }
+    }
+
+    @Test("an enableWhen naming no item: LHC-Forms refuses the file (sdc-import.js:74-78), android-fhir renders it, the condition reading no answer")
+    func invalidMissingLinkId() throws {
+        let survey = try FHIRCorpus.load("invalid-lforms-enableWhen-missing-linkId.json")
+        let refusal = try #require(survey.problem(with: SessionSettings(today: testToday)))
+        #expect(refusal.contains("27:9") && refusal.contains("reads 'q11', which no item has") && refusal.contains("LHC-Forms refuses the file"))
+        let android = SessionSettings(today: testToday, options: [FHIRSurvey.engineOption: "android-fhir"])
+        #expect(survey.problem(with: android) == nil)
+        let session = survey.makeSession(android)
+        #expect(session.visibleQuestions == ["q1"])
+        session.play(.answer("q1", 5))
+        #expect(session.visibleQuestions == ["q1", "q2"])
+        let refused = survey.makeSession(SessionSettings(today: testToday))
+        #expect(refused.visibleQuestions.isEmpty)
+        #expect(refused.perform(.answer("q1", 5)).outcome.kind == .rejected)
     }
 
     @Test("import of the corpus response, then replay, reproduces its answers under answer.item")

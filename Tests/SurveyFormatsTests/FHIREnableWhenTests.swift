@@ -159,18 +159,44 @@ struct FHIREnableWhenTests {
         #expect(try enabled("!=", #""answerInteger": 2"#, [1, 2], options: [FHIRSurvey.notEqualsOption: "any-answer-differs"]))
     }
 
-    @Test("Codings match by system and code: display ignored, a different system never matches, no system matches on code alone")
-    func codingEquality() throws {
-        func enabled(_ answer: String, _ picked: String) throws -> Bool {
-            let session = try fhirSession(
-                fhirItem("source", "choice", codingOptions(["a", "b"])), fhirItem("target", "string", enableWhen: [condition("source", "=", answer)]))
-            session.play(.answer("source", coding(picked)))
-            return session.isVisible("target")
-        }
-        #expect(try enabled(#""answerCoding": {"system": "http://example.org/s", "code": "a", "display": "Other words"}"#, "a"))
-        #expect(try !enabled(#""answerCoding": {"system": "http://example.org/other", "code": "a"}"#, "a"))
-        #expect(try enabled(#""answerCoding": {"code": "a"}"#, "a"))
-        #expect(try !enabled(#""answerCoding": {"code": "a"}"#, "b"))
+    /// Whether `target`, enabled by `source = condition`, shows once `picked` (one of `options`) is chosen.
+    private func codingEnables(_ expected: String, options: [String], picked: JSONValue, engine: FHIREngine = .lhcForms) throws -> Bool {
+        let optionList = options.map { #"{"valueCoding": \#($0)}"# }.joined(separator: ", ")
+        let session = try fhirSession(
+            fhirItem("source", "choice", #""answerOption": [\#(optionList)]"#), fhirItem("target", "string", enableWhen: [condition("source", "=", #""answerCoding": \#(expected)"#)]),
+            options: [FHIRSurvey.engineOption: engine.rawValue])
+        session.play(.answer("source", picked))
+        return session.isVisible("target")
+    }
+
+    @Test(
+        "a Coding without a system matches only a Coding without a system, in both engines: system and code are compared, display, version and userSelected ignored while a code is there (LHC-Forms _codingsEqual and its skip-logic spec; android-fhir MoreTypes equals)",
+        arguments: FHIREngine.allCases)
+    func codingSystemAndCode(engine: FHIREngine) throws {
+        let withSystem = [#"{"system": "http://loinc.org", "code": "Y", "display": "Yes"}"#, #"{"system": "http://loinc.org", "code": "N", "display": "No"}"#]
+        let loincY: JSONValue = ["system": "http://loinc.org", "code": "Y"]
+        // LHNCBC/lforms@24c71875 test/playwright/integration/lforms_skiplogic.spec.ts:86: a trigger without a system
+        // does not match answers that have one (src/lib/lforms/lhc-form-data.ts:3850).
+        #expect(try !codingEnables(#"{"code": "Y"}"#, options: withSystem, picked: loincY, engine: engine))
+        #expect(try codingEnables(#"{"system": "http://loinc.org", "code": "Y", "display": "Other words", "version": "2.7", "userSelected": true}"#, options: withSystem, picked: loincY, engine: engine))
+        #expect(try !codingEnables(#"{"system": "http://snomed.info/sct", "code": "Y"}"#, options: withSystem, picked: loincY, engine: engine))
+        #expect(try !codingEnables(#"{"system": "http://loinc.org", "code": "N"}"#, options: withSystem, picked: loincY, engine: engine))
+        // lforms_skiplogic.spec.ts:128: a trigger with a system does not match answers without one.
+        let withoutSystem = [#"{"code": "Y", "display": "Yes"}"#, #"{"code": "N", "display": "No"}"#]
+        #expect(try !codingEnables(#"{"system": "http://loinc.org", "code": "Y"}"#, options: withoutSystem, picked: ["code": "Y"], engine: engine))
+        #expect(try codingEnables(#"{"code": "Y"}"#, options: withoutSystem, picked: ["code": "Y"], engine: engine))
+        #expect(try codingEnables(#"{"system": "", "code": "Y"}"#, options: withoutSystem, picked: ["code": "Y"], engine: engine))
+    }
+
+    @Test("Codings without a code: LHC-Forms compares their displays (both present), android-fhir finds any two equal (null codes are equal)")
+    func codingWithoutCode() throws {
+        let options = [#"{"display": "Yes"}"#, #"{"display": "No"}"#]
+        // LHNCBC/lforms@24c71875 src/lib/lforms/lhc-form-data.ts:3851-3856 (text equality without codes);
+        // google/android-fhir@28a50345 common/src/main/java/com/google/android/fhir/MoreTypes.kt:43.
+        #expect(try codingEnables(#"{"display": "Yes"}"#, options: options, picked: ["display": "Yes"], engine: .lhcForms))
+        #expect(try !codingEnables(#"{"display": "Yes"}"#, options: options, picked: ["display": "No"], engine: .lhcForms))
+        #expect(try codingEnables(#"{"display": "Yes"}"#, options: options, picked: ["display": "Yes"], engine: .androidFHIR))
+        #expect(try codingEnables(#"{"display": "Yes"}"#, options: options, picked: ["display": "No"], engine: .androidFHIR))
     }
 
     @Test("an integer answer compares with answerDecimal by value, as LHC-Forms does")

@@ -51,6 +51,9 @@ public protocol Survey: Sendable {
     /// (the first value of each is the default).
     var profiles: [String] { get }
     var options: [String: [String]] { get }
+    /// Why these settings do not fit the survey, or nil: a profile or option its format does not have, or
+    /// an engine they choose that refuses to render this file.
+    func problem(with settings: SessionSettings) -> String?
 }
 
 extension Survey {
@@ -59,8 +62,12 @@ extension Survey {
     public var profiles: [String] { [] }
     public var options: [String: [String]] { [:] }
 
-    /// Why these settings do not fit the survey (a profile or option its format does not have), or nil.
     public func problem(with settings: SessionSettings) -> String? {
+        unknownSetting(in: settings)
+    }
+
+    /// Why these settings do not fit the survey's format (a profile or option it does not have), or nil.
+    public func unknownSetting(in settings: SessionSettings) -> String? {
         if let profile = settings.profile, !profiles.contains(profile) {
             let known = profiles.isEmpty ? "the \(format) format has no profiles" : "expected one of \(profiles.joined(separator: ", "))"
             return "unknown profile '\(profile)'; \(known)\(Spelling.suggestion(for: profile, in: profiles))"

@@ -1,11 +1,20 @@
 import SurveyCore
 
-/// Reads an R4 Questionnaire, keeping every location. It never stops at a problem: what makes the file
-/// unusable for a simulation goes to `errors` (a load reports them all and loads nothing), and what the spec
-/// forbids but the engines render anyway (most que-* constraints, a missing status) goes to `findings`,
-/// which lint reports.
+/// Reads an R4 Questionnaire as one engine reads it, keeping every location. It never stops at a problem:
+/// what makes the file unusable for a simulation, or what the engine refuses to render, goes to `errors`
+/// (a load under that engine reports them all and loads nothing), and what the spec forbids but the engine
+/// renders anyway (most que-* constraints, a missing status, a flag written as a string) goes to `findings`,
+/// which lint reports. Where LHC-Forms and android-fhir read a construct differently, `differsByEngine` is
+/// set, so a load reads the file once per engine.
 struct FHIRDecoder {
     let file: String
+    let engine: FHIREngine
+    /// Whether the file has a construct the engines read differently (a flag written as a string, a value of
+    /// the wrong JSON type, several enableWhen without enableBehavior…).
+    private(set) var differsByEngine = false
+    /// The conditions whose value does not have its answer[x] type: LHC-Forms reads the value as written
+    /// and compares it with the source's answers, so it is typed once every item is read (`retypeAsWritten`).
+    private var writtenValues: [(item: Int, condition: Int)] = []
     private(set) var items: [FHIR.Item?] = []
     private(set) var errors: [Diagnostic] = []
     private(set) var findings: [Diagnostic] = []
@@ -18,19 +27,37 @@ struct FHIRDecoder {
     private var files: FHIRValueSetFiles
 
     static let shapeRule = "fhir-file-shape"
+    /// The rule of a construct one engine refuses to render.
+    static let refusalRule = "fhir-engine-refuses"
+    /// The rule of a value whose JSON type is not the one R4 gives its element.
+    static let jsonTypeRule = "fhir-json-type"
 
-    private init(file: String) {
+    private init(file: String, engine: FHIREngine) {
         self.file = file
+        self.engine = engine
         self.files = FHIRValueSetFiles(besides: file)
     }
 
-    static func read(_ root: JSONCursor) -> (FHIROutline?, errors: [Diagnostic], findings: [Diagnostic]) {
-        var decoder = FHIRDecoder(file: root.file.path)
+    /// What one engine makes of a Questionnaire.
+    struct Reading {
+        let outline: FHIROutline?
+        /// Everything that stops a load under this engine, the outline's own checks included.
+        let errors: [Diagnostic]
+        let findings: [Diagnostic]
+        let differsByEngine: Bool
+
+        var loads: Bool { outline != nil && errors.isEmpty }
+    }
+
+    static func read(_ root: JSONCursor, engine: FHIREngine = .lhcForms) -> Reading {
+        var decoder = FHIRDecoder(file: root.file.path, engine: engine)
         guard let object = root.object else {
-            return (nil, [root.diagnostic(.error, "expected a Questionnaire object", rule: shapeRule)], [])
+            return Reading(outline: nil, errors: [root.diagnostic(.error, "expected a Questionnaire object", rule: shapeRule)], findings: [], differsByEngine: false)
         }
         let outline = decoder.decodeQuestionnaire(object)
-        return (outline, decoder.errors, decoder.findings)
+        return Reading(
+            outline: outline, errors: decoder.errors + outline.loadErrors, findings: decoder.findings,
+            differsByEngine: decoder.differsByEngine || !outline.dangling.isEmpty)
     }
 
     // MARK: reporting
@@ -42,6 +69,12 @@ struct FHIRDecoder {
 
     private mutating func finding(_ severity: Diagnostic.Severity, _ cursor: JSONCursor, _ message: String, hint: String, rule: String) {
         findings.append(cursor.diagnostic(severity, message, hint: hint, rule: rule))
+    }
+
+    /// A construct this decoder's engine refuses to render (the other may render it): an error of this
+    /// reading only, naming the engine and why.
+    private mutating func refusal(_ cursor: JSONCursor, _ message: String) {
+        errors.append(cursor.diagnostic(.error, "\(engine.name) refuses this Questionnaire: \(message)", hint: "see docs/fhir.md, Engines: the other engine may render it (option engine)", rule: Self.refusalRule))
     }
 
     /// A que-* constraint broken: the engines render such files anyway, so lint reports it and a load goes on.
@@ -60,13 +93,46 @@ struct FHIRDecoder {
         return value
     }
 
-    private mutating func bool(_ object: JSONObjectCursor, _ key: String) -> Bool? {
+    /// How LHC-Forms reads a flag that is not a JSON boolean, and the words for it.
+    struct LHCFlagReading {
+        let read: @Sendable (JSONValue) -> Bool
+        let how: String
+
+        /// `if (qItem.repeats)`, `if (qItem.required)`, `if (qItem.readOnly)`, `if (elem.initialSelected)`
+        /// (LHNCBC/lforms@24c71875 src/fhir/R4R5-common/sdc-import.js:234-290, 300, 319).
+        static let truthiness = LHCFlagReading(read: FHIRLenientReading.truthy, how: "JavaScript truthiness: only false, 0, \"\" and null are false")
+        /// `questionnaire-hidden`: a boolean, else the string "true" (src/fhir/common/sdc-import-common.js:965-971).
+        static let stringTrue = LHCFlagReading(read: { $0 == .string("true") }, how: "only the string \"true\" counts")
+    }
+
+    /// A boolean element as the engine reads it. JSON true and false are read as they are; any other JSON
+    /// breaks R4 (lint `fhir-json-type`, an error at the value) and each engine reads it its own way:
+    /// LHC-Forms as the JavaScript value it is, android-fhir by parsing its text with HAPI, which refuses
+    /// text other than "true" and "false" (`FHIRLenientReading.hapiBoolean`).
+    private mutating func flag(_ object: JSONObjectCursor, _ key: String, lhc: LHCFlagReading = .truthiness) -> Bool? {
         guard let cursor = object[key] else { return nil }
-        guard let value = cursor.boolValue else {
-            error(cursor, "expected true or false for \"\(key)\", found \(cursor.node.kindDescription)")
+        if let value = cursor.boolValue { return value }
+        let json = cursor.node.plain
+        let lhcValue = lhc.read(json)
+        let android = FHIRLenientReading.hapiBoolean(json)
+        let androidWords: String =
+            switch android {
+            case .value(let flag): "as \(flag) (HAPI parses the text)"
+            case .unset: "as false (HAPI leaves a blank value unset)"
+            case .refused: "refuses the file (HAPI's parser throws on text other than true and false)"
+            }
+        finding(
+            .error, cursor, "\"\(key)\" is \(FHIRLenientReading.describe(json)), not true or false as R4 JSON requires: LHC-Forms reads it as \(lhcValue) (\(lhc.how)), android-fhir \(androidWords)",
+            hint: "write \"\(key)\": \(lhcValue)", rule: Self.jsonTypeRule)
+        if android != .value(.bool(lhcValue)) { differsByEngine = true }
+        switch (engine, android) {
+        case (.lhcForms, _): return lhcValue
+        case (.androidFHIR, .value(let flag)): return flag.boolValue
+        case (.androidFHIR, .unset): return false
+        case (.androidFHIR, .refused):
+            refusal(cursor, "\"\(key)\" is \(FHIRLenientReading.describe(json)), which HAPI's parser cannot read as a boolean, so it throws")
             return nil
         }
-        return value
     }
 
     private mutating func integer(_ cursor: JSONCursor, for what: String) -> Int? {
@@ -138,9 +204,30 @@ struct FHIRDecoder {
         if top.isEmpty, errors.isEmpty {
             error(itemCursor ?? object.cursor, "the Questionnaire has no items; expected at least one in \"item\"")
         }
+        typeWrittenValues()
+        nameDuplicates()
         return FHIROutline(
-            file: file, items: items.compactMap { $0 }, topLevel: top, url: string(object, "url"), version: string(object, "version"),
+            file: file, engine: engine, items: items.compactMap { $0 }, topLevel: top, url: string(object, "url"), version: string(object, "version"),
             id: string(object, "id"), location: object.location, stu3Form: stu3Form?.location)
+    }
+
+    /// Gives the second and later items sharing a linkId (que-2) ids of their own, `linkId@N` with N their
+    /// place among the items with that linkId in document order, so scenarios can name each; an id some
+    /// linkId already is gets more `@`.
+    private mutating func nameDuplicates() {
+        var seen: [String: Int] = [:]
+        var taken = Set(items.compactMap { $0?.linkId })
+        for index in items.indices {
+            guard var item = items[index] else { continue }
+            let count = (seen[item.linkId] ?? 0) + 1
+            seen[item.linkId] = count
+            guard count > 1 else { continue }
+            var id = "\(item.linkId)@\(count)"
+            while taken.contains(id) { id += "@" }
+            taken.insert(id)
+            item.id = id
+            items[index] = item
+        }
     }
 
     /// The first form only STU3 has, when the file is STU3-era: `options` or `option` on an item, an item's
@@ -193,11 +280,11 @@ struct FHIRDecoder {
         items.append(nil)
 
         let text = string(object, "text")
-        let required = bool(object, "required") ?? false
-        let repeats = bool(object, "repeats") ?? false
-        let readOnly = bool(object, "readOnly") ?? false
+        let required = flag(object, "required") ?? false
+        let repeats = flag(object, "repeats") ?? false
+        let readOnly = flag(object, "readOnly") ?? false
         let maxLength = object["maxLength"].flatMap { integer($0, for: "\"maxLength\"") }
-        let (enableWhen, enableBehavior) = decodeEnableWhen(object, linkId: linkId)
+        let (enableWhen, enableBehavior) = decodeEnableWhen(object, linkId: linkId, item: index)
         let options = decodeOptions(object, key: "answerOption", linkId: linkId) + (stu3Form == nil ? [] : decodeOptions(object, key: "option", linkId: linkId))
         var hints = FHIR.C3PROHints()
         hints.title = object["title"]?.stringValue
@@ -236,10 +323,10 @@ struct FHIRDecoder {
         for child in array(object, "item") {
             if let childIndex = decodeItem(child, parent: index) { children.append(childIndex) }
         }
-        checkConstraints(object, linkId: linkId, type: type, options: options, initial: initial, children: children)
+        checkConstraints(object, linkId: linkId, type: type, repeats: repeats, options: options, initial: initial, children: children)
 
         items[index] = FHIR.Item(
-            linkId: linkId, text: text, type: type, required: required, repeats: repeats, readOnly: readOnly, maxLength: maxLength,
+            linkId: linkId, id: linkId, text: text, type: type, required: required, repeats: repeats, readOnly: readOnly, maxLength: maxLength,
             options: options.isEmpty ? valueSetCodes : options, externalValueSet: externalValueSet, initial: initial, enableWhen: enableWhen,
             enableBehavior: enableBehavior, minValue: extensions.minValue, maxValue: extensions.maxValue, maxOccurs: extensions.maxOccurs,
             minOccurs: extensions.minOccurs, hidden: extensions.hidden, itemControl: extensions.itemControl, entryFormat: extensions.entryFormat,
@@ -248,7 +335,7 @@ struct FHIRDecoder {
         return index
     }
 
-    private mutating func decodeEnableWhen(_ object: JSONObjectCursor, linkId: String) -> ([FHIR.EnableWhen], FHIR.EnableBehavior?) {
+    private mutating func decodeEnableWhen(_ object: JSONObjectCursor, linkId: String, item: Int) -> ([FHIR.EnableWhen], FHIR.EnableBehavior?) {
         var conditions: [FHIR.EnableWhen] = []
         let entries = array(object, "enableWhen")
         for entry in entries {
@@ -258,7 +345,10 @@ struct FHIRDecoder {
             }
             let question = string(condition, "question")
             if condition["question"] == nil {
-                error(entry, "an enableWhen of '\(linkId)' has no \"question\"; expected the linkId of the item it reads (1..1)")
+                // LHC-Forms throws (LHNCBC/lforms@24c71875 src/fhir/R4R5-common/sdc-import.js:70-73); android-fhir
+                // passes the missing question on as a linkId it never finds a non-null value for.
+                error(
+                    entry, "an enableWhen of '\(linkId)' has no \"question\"; expected the linkId of the item it reads (1..1); LHC-Forms refuses the file, and android-fhir cannot evaluate the condition")
             }
             var op: FHIR.Operator?
             if stu3Form != nil, condition["operator"] == nil {
@@ -286,16 +376,9 @@ struct FHIRDecoder {
             } else {
                 error(condition["operator"] ?? entry, "an enableWhen of '\(linkId)' has no \"operator\"; expected one of exists, =, !=, >, <, >=, <= (1..1)")
             }
-            let allowed: Set<FHIR.ValueType> = [.boolean, .decimal, .integer, .date, .dateTime, .time, .string, .coding, .quantity, .reference]
-            let answer = value(condition, prefix: "answer", in: "an enableWhen of '\(linkId)'", allowed: allowed)
-            if op == .exists, let answer, answer.type != .boolean {
-                // que-7 leaves the meaning undefined, so the file cannot be simulated.
-                error(
-                    entry, "operator exists takes answerBoolean, not answer\(answer.type.rawValue) (que-7)",
-                    hint: "write \"answerBoolean\": true to test that it is answered, false that it is not", rule: "fhir-que-7")
-                continue
-            }
-            if let question, let op, let answer {
+            guard let (answer, asWritten) = conditionValue(condition, linkId: linkId, op: op) else { continue }
+            if let question, let op {
+                if asWritten { writtenValues.append((item, conditions.count)) }
                 conditions.append(FHIR.EnableWhen(question: question, op: op, answer: answer, location: entry.location))
             }
         }
@@ -307,12 +390,114 @@ struct FHIRDecoder {
             error(cursor, "expected \"all\" or \"any\" for \"enableBehavior\", found \(cursor.node.kindDescription)")
         }
         if entries.count > 1, object["enableBehavior"] == nil, let cursor = object["enableWhen"] {
-            // Engines disagree here (LHC-Forms: any; android-fhir: throws; C3-PRO: all), so there is no reading to simulate.
-            error(
-                cursor, "'\(linkId)' has \(entries.count) enableWhen conditions but no enableBehavior (que-12)",
-                hint: "add \"enableBehavior\": \"all\" or \"any\": LHC-Forms reads it as any, C3-PRO as all, and android-fhir fails", rule: "fhir-que-12")
+            constraint(
+                "que-12", cursor,
+                "'\(linkId)' has \(entries.count) enableWhen conditions but no enableBehavior: LHC-Forms reads them as any, android-fhir refuses the file, C3-PRO ANDs them",
+                hint: "add \"enableBehavior\": \"all\" or \"any\"")
+            differsByEngine = true
+            switch engine {
+            case .lhcForms:
+                // Without a logic, _checkSkipLogic takes ANY (LHNCBC/lforms@24c71875 src/fhir/R4R5-common/sdc-import.js:98-100,
+                // src/lib/lforms/lhc-form-data.ts:3994-4001).
+                behavior = .any
+            case .androidFHIR:
+                refusal(
+                    cursor,
+                    "'\(linkId)' has several enableWhen and no enableBehavior, on which EnablementEvaluator throws IllegalStateException (google/android-fhir@28a50345 datacapture/src/main/java/com/google/android/fhir/datacapture/enablement/EnablementEvaluator.kt:166-172)")
+            }
         }
         return (conditions, behavior)
+    }
+
+    /// An enableWhen's answer[x], and whether it is kept as written for LHC-Forms to type by its source.
+    ///
+    /// A value whose JSON is not of its answer[x] type breaks R4 (lint `fhir-json-type`, an error at the value).
+    /// LHC-Forms takes the first `answer…` member's value as written, whatever its type suffix
+    /// (`_getFHIRValueWithPrefixKey`, LHNCBC/lforms@24c71875 src/fhir/common/sdc-import-common.js:684-700), and
+    /// compares it by the type of the item the condition reads (src/fhir/R4R5-common/sdc-import.js:79-95), so
+    /// its type is settled once every item is read (`typeWrittenValues`). android-fhir parses the value's
+    /// text as the suffix's type and refuses the file when it cannot (`FHIRLenientReading.hapiValue`).
+    /// `exists` reads answerBoolean: LHC-Forms by its truthiness (`trigger.exists && hasAnswer`,
+    /// src/lib/lforms/lhc-form-data.ts:3878-3880), android-fhir through HAPI's `answerBooleanType`, which
+    /// throws for another type or a missing value (EnablementEvaluator.kt:192-197).
+    private mutating func conditionValue(_ condition: JSONObjectCursor, linkId: String, op: FHIR.Operator?) -> (FHIR.Value, asWritten: Bool)? {
+        let allowed: Set<FHIR.ValueType> = [.boolean, .decimal, .integer, .date, .dateTime, .time, .string, .coding, .quantity, .reference]
+        let found = FHIRValues.members(condition, prefix: "answer")
+        guard let first = found.first else {
+            let expected = allowed.map { "answer" + $0.rawValue }.sorted().joined(separator: ", ")
+            error(condition.cursor, "an enableWhen of '\(linkId)' has no answer[x]; expected one of \(expected)")
+            return nil
+        }
+        if found.count > 1 {
+            error(found[1].cursor, "an enableWhen of '\(linkId)' has both \"\(first.key)\" and \"\(found[1].key)\"; expected one answer[x]")
+            return nil
+        }
+        guard allowed.contains(first.type) else {
+            let expected = allowed.map { "answer" + $0.rawValue }.sorted().joined(separator: ", ")
+            error(first.cursor, "\"\(first.key)\" is not allowed in an enableWhen of '\(linkId)'; expected one of \(expected)")
+            return nil
+        }
+        let json = first.cursor.node.plain
+        if op == .exists, first.type != .boolean || json.boolValue == nil {
+            let lhc = FHIRLenientReading.truthy(json)
+            let android = first.type == .boolean ? FHIRLenientReading.hapiBoolean(json) : .refused
+            differsByEngine = true
+            let androidWords = if case .value(let flag) = android { "as \(CanonicalJSON.compact(flag))" } else { "refuses the file" }
+            let message = "operator exists with \"\(first.key)\": \(CanonicalJSON.compact(json))"
+            let effect = "LHC-Forms tests \(lhc ? "that it is answered" : "that it is not") (the value's JavaScript truthiness), android-fhir reads it \(androidWords)"
+            if first.type != .boolean {
+                constraint("que-7", first.cursor, "\(message) where exists takes answerBoolean: \(effect)", hint: "write \"answerBoolean\": true to test that it is answered, false that it is not")
+            } else {
+                finding(.error, first.cursor, "\(message) is not true or false as R4 JSON requires: \(effect)", hint: "write \"answerBoolean\": \(lhc)", rule: Self.jsonTypeRule)
+            }
+            switch (engine, android) {
+            case (.lhcForms, _): return (FHIR.Value(.boolean, .bool(lhc)), false)
+            case (.androidFHIR, .value(let flag)): return (FHIR.Value(.boolean, flag), false)
+            case (.androidFHIR, _):
+                refusal(first.cursor, "an exists condition of '\(linkId)' has \"\(first.key)\": \(CanonicalJSON.compact(json)), which HAPI cannot give as answerBooleanType, so evaluating it throws (EnablementEvaluator.kt:192-197)")
+                return nil
+            }
+        }
+        guard let problem = FHIRValues.problem(json, as: first.type) else { return (FHIR.Value(first.type, json), false) }
+        differsByEngine = true
+        let android = FHIRLenientReading.hapiValue(json, as: first.type)
+        let question = condition["question"]?.stringValue ?? "?"
+        let androidWords = android.map { "reads it as \(CanonicalJSON.compact($0))" } ?? "refuses the file (HAPI's parser cannot read it as \(first.type.rawValue.lowercased()))"
+        finding(
+            .error, first.cursor,
+            "\"\(first.key)\" is \(FHIRLenientReading.describe(json)): \(problem), as R4 JSON requires: LHC-Forms compares the value as written with the answers of '\(question)', android-fhir \(androidWords)",
+            hint: "write the value with the answer[x] of the question's answers", rule: Self.jsonTypeRule)
+        switch engine {
+        case .lhcForms:
+            return (FHIR.Value(first.type, json), true)
+        case .androidFHIR:
+            guard let android else {
+                refusal(first.cursor, "\"\(first.key)\" is \(FHIRLenientReading.describe(json)), which HAPI's parser cannot read as \(first.type.rawValue.lowercased()), so it throws")
+                return nil
+            }
+            return (FHIR.Value(first.type, android), false)
+        }
+    }
+
+    /// Types the values LHC-Forms reads as written by the answers of the item their condition reads: the
+    /// last item with that linkId, as `_createLinkIdItemMap` keeps the last (LHNCBC/lforms@24c71875
+    /// src/fhir/common/sdc-import-common.js:1239-1252) and `_getDataType` of it decides the comparison. A value
+    /// that none of that item's answer types takes keeps its own type and never equals an answer.
+    private mutating func typeWrittenValues() {
+        guard !writtenValues.isEmpty else { return }
+        var last: [String: Int] = [:]
+        for (index, item) in items.enumerated() {
+            if let item { last[item.linkId] = index }
+        }
+        for (item, index) in writtenValues {
+            guard var decoded = items[item] else { continue }
+            let condition = decoded.enableWhen[index]
+            guard let source = last[condition.question].flatMap({ items[$0] }),
+                let type = source.answerTypes.first(where: { FHIRValues.problem(condition.answer.json, as: $0) == nil })
+            else { continue }
+            decoded.enableWhen[index] = FHIR.EnableWhen(question: condition.question, op: condition.op, answer: FHIR.Value(type, condition.answer.json), location: condition.location)
+            items[item] = decoded
+        }
     }
 
     /// STU3 `options`: a Reference to the ValueSet of the choices.
@@ -334,7 +519,15 @@ struct FHIRDecoder {
             }
             let allowed: Set<FHIR.ValueType> = [.integer, .date, .time, .string, .coding, .reference]
             guard let value = value(option, prefix: "value", in: "an \(key) of '\(linkId)'", allowed: allowed) else { return nil }
-            return FHIR.AnswerOption(value: value, initialSelected: bool(option, "initialSelected") ?? false, location: entry.location)
+            if value.type == .reference {
+                differsByEngine = true
+                if engine == .lhcForms {
+                    refusal(
+                        entry,
+                        "an \(key) of '\(linkId)' is a valueReference, on which LHC-Forms throws \"Unable to handle data type in answerOption\" (LHNCBC/lforms@24c71875 src/fhir/R4R5-common/sdc-import.js:188-190)")
+                }
+            }
+            return FHIR.AnswerOption(value: value, initialSelected: flag(option, "initialSelected") ?? false, location: entry.location)
         }
     }
 
@@ -378,7 +571,7 @@ struct FHIRDecoder {
                 }
                 if name == "questionnaire-maxOccurs" { result.maxOccurs = count } else { result.minOccurs = count }
             case "questionnaire-hidden":
-                result.hidden = bool(ext, "valueBoolean") ?? false
+                result.hidden = flag(ext, "valueBoolean", lhc: .stringTrue) ?? false
             case "questionnaire-itemControl":
                 let plain = ext["valueCodeableConcept"]?.node.plain.objectValue
                 result.itemControl = plain?["coding"]?.arrayValue?.first?.objectValue?["code"]?.stringValue
@@ -408,7 +601,7 @@ struct FHIRDecoder {
 
     /// The que-* constraints of an item that engines render anyway (§A2): reported by lint, not by a load.
     private mutating func checkConstraints(
-        _ object: JSONObjectCursor, linkId: String, type: FHIR.ItemType, options: [FHIR.AnswerOption], initial: [FHIR.Value], children: [Int]
+        _ object: JSONObjectCursor, linkId: String, type: FHIR.ItemType, repeats: Bool, options: [FHIR.AnswerOption], initial: [FHIR.Value], children: [Int]
     ) {
         let cursor = object.cursor
         if type == .group, object["item"] == nil || children.isEmpty {
@@ -423,8 +616,15 @@ struct FHIRDecoder {
         if object["answerOption"] != nil, let valueSet = object["answerValueSet"] {
             constraint("que-4", valueSet, "'\(linkId)' has both answerOption and answerValueSet", hint: "keep one: the simulation uses answerOption")
         }
-        if type != .choice, type != .openChoice, let choices = object["answerOption"] ?? object["answerValueSet"] {
-            constraint("que-5", choices, "'\(linkId)' is \(type.withArticle) item with answer choices", hint: "only choice and open-choice items take answerOption or answerValueSet")
+        // que-5's expression, not its one-line description ("Only 'choice' and 'open-choice' items can have
+        // answerValueSet"): (type = 'choice' or 'open-choice' or 'decimal' or 'integer' or 'date' or 'dateTime'
+        // or 'time' or 'string' or 'quantity') or (answerValueSet.empty() and answerOption.empty())
+        // (hl7.org/fhir/R4/questionnaire.html#invs).
+        let takesChoices: Set<FHIR.ItemType> = [.choice, .openChoice, .decimal, .integer, .date, .dateTime, .time, .string, .quantity]
+        if !takesChoices.contains(type), let choices = object["answerOption"] ?? object["answerValueSet"] {
+            constraint(
+                "que-5", choices, "'\(linkId)' is \(type.withArticle) item with answer choices",
+                hint: "answerOption and answerValueSet go on choice, open-choice, decimal, integer, date, dateTime, time, string and quantity items")
         }
         if type == .display, let key = object["required"] ?? object["repeats"] {
             constraint("que-6", key, "the display item '\(linkId)' has required or repeats", hint: "remove them: display items take no answers")
@@ -443,7 +643,7 @@ struct FHIRDecoder {
                 "que-11", key, "'\(linkId)' has both answerOption and initial",
                 hint: "mark the default option with initialSelected instead; the simulation applies initial as LHC-Forms does")
         }
-        if initial.count > 1, !(object["repeats"]?.boolValue ?? false), let key = object["initial"] {
+        if initial.count > 1, !repeats, let key = object["initial"] {
             constraint("que-13", key, "'\(linkId)' has \(initial.count) initial values but does not repeat", hint: "keep one initial value, or make the item repeat")
         }
     }

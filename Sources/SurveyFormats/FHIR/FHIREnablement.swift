@@ -21,6 +21,7 @@ enum FHIRTruth: Equatable, Sendable {
 /// The operators of the R4B/R5 code system (§A1): `exists` against answered-ness; `=` and the orderings
 /// true when any answer matches; `!=` by the option: "no answer equals" (R5 and LHC-Forms: true on an
 /// unanswered source) or "any answer differs" (android-fhir: false on one, and true for [a, b] != a).
+/// Values compare as the engine compares them (`FHIRValues.equal`: Codings differ between the engines).
 struct FHIRStandardRules: FHIREnablementRules {
     enum NotEquals: String, Sendable {
         case noAnswerEquals = "no-answer-equals"
@@ -28,6 +29,7 @@ struct FHIRStandardRules: FHIREnablementRules {
     }
 
     let notEquals: NotEquals
+    var engine: FHIREngine = .lhcForms
 
     func holds(_ condition: FHIR.EnableWhen, answers: [FHIR.Value]) -> Bool {
         let expected = condition.answer
@@ -35,11 +37,11 @@ struct FHIRStandardRules: FHIREnablementRules {
         case .exists:
             return !answers.isEmpty == (expected.json.boolValue ?? true)
         case .equals:
-            return answers.contains { FHIRValues.equal($0, expected) == true }
+            return answers.contains { FHIRValues.equal($0, expected, engine: engine) == true }
         case .notEquals:
             switch notEquals {
-            case .noAnswerEquals: return !answers.contains { FHIRValues.equal($0, expected) == true }
-            case .anyAnswerDiffers: return answers.contains { FHIRValues.equal($0, expected) == false }
+            case .noAnswerEquals: return !answers.contains { FHIRValues.equal($0, expected, engine: engine) == true }
+            case .anyAnswerDiffers: return answers.contains { FHIRValues.equal($0, expected, engine: engine) == false }
             }
         case .greater: return answers.contains { FHIRValues.compare($0, expected).map { $0 > 0 } ?? false }
         case .less: return answers.contains { FHIRValues.compare($0, expected).map { $0 < 0 } ?? false }
@@ -66,9 +68,12 @@ struct FHIRProfile: Sendable {
     let rules: any FHIREnablementRules
     let response: any FHIRResponseWriter
 
-    /// The standard profile, with the `not-equals` option read from the settings.
+    /// The standard profile for the engine the settings choose. `!=` follows that engine unless the
+    /// `not-equals` option says otherwise.
     static func standard(_ settings: SessionSettings) -> FHIRProfile {
-        let reading = settings.options[FHIRSurvey.notEqualsOption].flatMap(FHIRStandardRules.NotEquals.init(rawValue:)) ?? .noAnswerEquals
-        return FHIRProfile(rules: FHIRStandardRules(notEquals: reading), response: FHIRStandardResponse())
+        let engine = FHIREngine.of(settings)
+        let engineReading: FHIRStandardRules.NotEquals = engine == .androidFHIR ? .anyAnswerDiffers : .noAnswerEquals
+        let reading = settings.options[FHIRSurvey.notEqualsOption].flatMap(FHIRStandardRules.NotEquals.init(rawValue:)) ?? engineReading
+        return FHIRProfile(rules: FHIRStandardRules(notEquals: reading, engine: engine), response: FHIRStandardResponse())
     }
 }

@@ -40,7 +40,7 @@ struct FHIRInstanceTree {
         for child in children {
             let item = survey.items[child]
             if item.isRepeatingGroup {
-                let base = prefix + item.linkId
+                let base = prefix + item.id
                 for number in 1...max(1, groupCount(base)) {
                     let position = append(child, id: "\(base)#\(number)", parent: parent, answerIndex: answerIndex, groupBase: base)
                     add(item.children, survey: survey, prefix: "\(base)#\(number)/", parent: position, answerIndex: nil, answerCount: answerCount, groupCount: groupCount)
@@ -48,7 +48,7 @@ struct FHIRInstanceTree {
                 }
                 continue
             }
-            let id = prefix + item.linkId
+            let id = prefix + item.id
             let position = append(child, id: id, parent: parent, answerIndex: answerIndex, groupBase: nil)
             if !item.children.isEmpty {
                 if item.type.takesAnswers {
@@ -77,16 +77,18 @@ struct FHIRInstanceTree {
         return position
     }
 
-    /// The instance of `item` a condition of the instance at `position` reads: the nearest on the ancestor
-    /// axis, then the preceding, then the following (R4 enableWhen.question comment; android-fhir and
-    /// LHC-Forms search the same way over response items, §A1).
-    func source(_ item: Int, for position: Int) -> Int? {
+    /// The instance a condition of the instance at `position` reads, among the instances of `items` (the items
+    /// with the condition's linkId, several when it is shared, que-2): the nearest on the ancestor axis, then
+    /// the preceding, then the following (R4 enableWhen.question comment; android-fhir and LHC-Forms search
+    /// response items and item instances by linkId this way, §A1: google/android-fhir@28a50345
+    /// .../enablement/EnablementEvaluator.kt:221-250, LHNCBC/lforms@24c71875 src/lib/lforms/lhc-form-data.ts:3776-3820).
+    func source(_ items: [Int], for position: Int) -> Int? {
         var current = instances[position].parent
         while let ancestor = current {
-            if instances[ancestor].item == item { return ancestor }
+            if items.contains(instances[ancestor].item) { return ancestor }
             current = instances[ancestor].parent
         }
-        let candidates = instancesOfItem[item]
+        let candidates = items.count == 1 ? instancesOfItem[items[0]] : items.flatMap { instancesOfItem[$0] }.sorted()
         guard !candidates.isEmpty else { return nil }
         // The first candidate after `position`; the one before it is the nearest preceding.
         var low = 0

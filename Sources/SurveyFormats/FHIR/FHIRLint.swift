@@ -5,10 +5,12 @@ import SurveyCore
 /// author probably meant (conditions that can never match, engines that disagree, SDC expressions that are
 /// not evaluated, cycles).
 enum FHIRLint {
+    /// Read as the default engine (LHC-Forms) reads the file: its errors are what stops a default run; the
+    /// findings about constructs the engines read differently say what each engine does.
     static func findings(_ root: JSONCursor) -> [Diagnostic] {
-        let (outline, errors, findings) = FHIRDecoder.read(root)
-        guard let outline else { return errors + findings }
-        return errors + findings + outline.duplicates + outline.dangling + conditionFindings(outline) + expressionFindings(outline)
+        let reading = FHIRDecoder.read(root)
+        guard let outline = reading.outline else { return reading.errors + reading.findings }
+        return reading.errors + reading.findings + outline.duplicates + conditionFindings(outline) + expressionFindings(outline)
             + cycleFindings(outline) + requiredFindings(outline) + FHIRC3PROLint.findings(outline)
     }
 
@@ -111,17 +113,9 @@ enum FHIRLint {
     /// Why a condition's value can never be compared with the source's answers (a type they never have).
     static func mismatch(_ condition: FHIR.EnableWhen, source: FHIR.Item) -> String? {
         let given = condition.answer.type
-        var types: Set<FHIR.ValueType>
-        switch source.type {
-        case .choice, .openChoice:
-            types = Set(source.options.map(\.value.type))
-            if source.options.isEmpty { types = [.coding] }
-            if source.type == .openChoice { types.insert(.string) }
-        default:
-            guard let type = source.type.valueType else { return nil }
-            types = [type]
-        }
-        if given.isNumber, !types.isDisjoint(with: [.integer, .decimal]) { return nil }
+        let types = source.answerTypes
+        if types.isEmpty { return nil }
+        if given.isNumber, types.contains(where: \.isNumber) { return nil }
         if types.contains(given) { return nil }
         let names = types.map { "value" + $0.rawValue }.sorted().joined(separator: " or ")
         return "'\(source.linkId)' is \(source.type.withArticle) item whose answers are \(names), never answer\(given.rawValue)"

@@ -150,6 +150,9 @@ public enum FHIR {
 
     public struct Item: Sendable {
         public let linkId: String
+        /// The id scenarios name the item by: its linkId, or for the second and later items sharing one
+        /// linkId (que-2), `linkId@N` with N its place among them in document order.
+        public internal(set) var id: String
         public let text: String?
         public let type: ItemType
         public let required: Bool
@@ -161,7 +164,7 @@ public enum FHIR {
         /// Coding is taken.
         public let externalValueSet: String?
         public let initial: [Value]
-        public let enableWhen: [EnableWhen]
+        public internal(set) var enableWhen: [EnableWhen]
         public let enableBehavior: EnableBehavior?
         public let minValue: Value?
         public let maxValue: Value?
@@ -188,5 +191,21 @@ public enum FHIR {
         public var valueIsCalculated: Bool { expressions.contains { $0.kind == .calculated } }
         /// Whether a repeating group: one response item a instance (§A2, qrs-2).
         public var isRepeatingGroup: Bool { type == .group && repeats }
+
+        /// The value types its answers have (§A2 item type → value mapping): a choice item's are its
+        /// options' (a Coding when it has none), an open-choice item's also a string; none for groups and
+        /// display items.
+        public var answerTypes: [ValueType] {
+            switch type {
+            case .choice, .openChoice:
+                var types: [ValueType] = []
+                for option in options where !types.contains(option.value.type) { types.append(option.value.type) }
+                if types.isEmpty { types = [.coding] }
+                if type == .openChoice, !types.contains(.string) { types.append(.string) }
+                return types
+            default:
+                return type.valueType.map { [$0] } ?? []
+            }
+        }
     }
 }

@@ -38,15 +38,24 @@ final class FHIRSession: SurveySession {
     private(set) var settled = true
     /// Whether any instance of each item is on screen, for coverage.
     private var itemShown: [Bool]
+    /// Why the engine the settings choose refuses to render the file: then nothing is shown and every action
+    /// is refused (commands check the settings first and stop with this message).
+    private let refusal: String?
 
-    init(survey: FHIRSurvey, settings: SessionSettings, coverage: CoverageRecorder?) {
+    init(survey: FHIRSurvey, settings: SessionSettings, coverage: CoverageRecorder?, refusal: String? = nil) {
         self.survey = survey
         self.settings = settings
+        self.refusal = refusal
         self.profile = FHIRProfile.standard(settings)
         self.coverage = coverage.map { ($0, survey.layout()) }
         self.tree = FHIRInstanceTree(survey: survey, answerCount: { _ in 0 }, groupCount: { _ in 1 })
         self.itemShown = Array(repeating: false, count: survey.items.count)
         refresh()
+        if refusal != nil {
+            visible = []
+            visibleSet = visibleSet.map { _ in false }
+            fingerprint = 0
+        }
         state.focus = visibleQuestions(after: -1).first.map { tree.instances[$0].id }
         if let coverage = self.coverage {
             for (item, shown) in itemShown.enumerated() where !shown {
@@ -58,6 +67,7 @@ final class FHIRSession: SurveySession {
     // MARK: SurveySession
 
     func perform(_ action: Action) -> StepResult {
+        if let refusal { return StepResult(.rejected(refusal)) }
         if state.submitted {
             return StepResult(.rejected("the QuestionnaireResponse was submitted; the form is closed"))
         }
@@ -77,7 +87,7 @@ final class FHIRSession: SurveySession {
 
     var visibleQuestions: [String] { visible.map { tree.instances[$0].id } }
 
-    var isSubmittable: Bool { !state.submitted }
+    var isSubmittable: Bool { !state.submitted && refusal == nil }
 
     func answer(for question: String) -> JSONValue? {
         guard let values = state.answers[question], let position = survey.definition(of: question) else { return nil }
@@ -493,15 +503,16 @@ final class FHIRSession: SurveySession {
     }
 
     /// One condition of the instance at `position`, and whether its source had answers.
+    /// A condition naming no item reads no answer (android-fhir finds no response item for it; LHC-Forms
+    /// refuses such a file).
     private func evaluate(_ condition: FHIR.EnableWhen, for position: Int) -> (FHIRTruth, answered: Bool) {
-        guard let item = survey.itemByLinkId[condition.question] else { return (.false, false) }
         var answers: [FHIR.Value] = []
-        if let source = tree.source(item, for: position) {
+        if let items = survey.itemsByLinkId[condition.question], let source = tree.source(items, for: position) {
             switch enablement[source] {
             case .unknown: return (.unknown, false)
             case .false: break
             case .true:
-                if survey.items[item].valueIsCalculated { return (.unknown, false) }
+                if survey.items[tree.instances[source].item].valueIsCalculated { return (.unknown, false) }
                 answers = state.answers[tree.instances[source].id] ?? []
             }
         }
@@ -573,7 +584,7 @@ final class FHIRSession: SurveySession {
 extension FHIRSession {
     /// Whether a condition holds now, read from the first instance of its source (for properties files).
     func holds(_ condition: FHIR.EnableWhen) -> Bool {
-        guard let item = survey.itemByLinkId[condition.question] else { return false }
+        guard let item = survey.itemByLinkId[condition.question] else { return profile.rules.holds(condition, answers: []) }
         let source = tree.instancesOfItem[item].first
         let answers = source.map { enablement[$0] == .true ? state.answers[tree.instances[$0].id] ?? [] : [] } ?? []
         return profile.rules.holds(condition, answers: answers)

@@ -1,10 +1,11 @@
 import SurveyCore
 
-/// A Questionnaire as read, with what is worked out before it can run: the linkId index, every problem
-/// that stops a load (duplicate linkIds of items that carry answers or are read, enableWhen naming no item)
-/// and the source of each condition.
+/// A Questionnaire as one engine reads it, with what is worked out before it can run: the linkId and id
+/// indexes, the items sharing a linkId (que-2) and the enableWhen naming no item.
 struct FHIROutline {
     let file: String
+    /// The engine whose reading this is.
+    let engine: FHIREngine
     /// Every item, in document order (pre-order); an item's index here is its position in `questionIDs`.
     let items: [FHIR.Item]
     let topLevel: [Int]
@@ -14,8 +15,12 @@ struct FHIROutline {
     let location: SourceLocation
     /// The first item of each linkId.
     let itemByLinkId: [String: Int]
-    /// Each repeated linkId at its later item: an error when the item carries answers or a condition reads
-    /// it, since then answers and conditions could not tell the items apart (que-2).
+    /// Every item of each linkId, in document order (more than one: que-2).
+    let itemsByLinkId: [String: [Int]]
+    /// The item of each id.
+    let itemByID: [String: Int]
+    /// Each repeated linkId at its later item (que-2): both engines render such files, reading each item on
+    /// its own (enableWhen finds the nearest item with the linkId), so lint reports them and a load goes on.
     let duplicates: [Diagnostic]
     /// Each enableWhen.question that no item has.
     let dangling: [Diagnostic]
@@ -23,10 +28,11 @@ struct FHIROutline {
     let stu3Form: SourceLocation?
 
     init(
-        file: String, items: [FHIR.Item], topLevel: [Int], url: String?, version: String?, id: String?, location: SourceLocation,
-        stu3Form: SourceLocation? = nil
+        file: String, engine: FHIREngine = .lhcForms, items: [FHIR.Item], topLevel: [Int], url: String?, version: String?, id: String?,
+        location: SourceLocation, stu3Form: SourceLocation? = nil
     ) {
         self.file = file
+        self.engine = engine
         self.stu3Form = stu3Form
         self.items = items
         self.topLevel = topLevel
@@ -34,42 +40,54 @@ struct FHIROutline {
         self.version = version
         self.id = id
         self.location = location
-        var index: [String: Int] = [:]
+        var byLinkId: [String: [Int]] = [:]
+        var byID: [String: Int] = [:]
         var duplicates: [Diagnostic] = []
-        let readByConditions = Set(items.flatMap { $0.enableWhen.map(\.question) })
         for (position, item) in items.enumerated() {
-            if let first = index[item.linkId] {
-                let harmless = !item.type.takesAnswers && !items[first].type.takesAnswers && !readByConditions.contains(item.linkId)
+            byID[item.id] = position
+            if let first = byLinkId[item.linkId]?.first {
                 duplicates.append(
                     Diagnostic(
-                        harmless ? .warning : .error, file: file, location: item.location,
-                        message: "duplicate linkId '\(item.linkId)' (first at \(items[first].location.position)) (que-2)",
-                        hint: harmless
-                            ? "the engines render both display items; give each its own linkId"
-                            : "give each item its own linkId: answers and enableWhen address items by linkId",
-                        rule: "fhir-que-2"))
-            } else {
-                index[item.linkId] = position
+                        .error, file: file, location: item.location,
+                        message: "duplicate linkId '\(item.linkId)' (first at \(items[first].location.position)) (que-2): LHC-Forms and android-fhir render both items, each with its own answers, and an enableWhen reading '\(item.linkId)' finds the nearest of them (ancestor, preceding, following); scenarios name this one '\(item.id)'",
+                        hint: "give each item its own linkId: answers and enableWhen address items by linkId", rule: "fhir-que-2"))
             }
+            byLinkId[item.linkId, default: []].append(position)
         }
-        self.itemByLinkId = index
+        self.itemsByLinkId = byLinkId
+        self.itemByLinkId = byLinkId.mapValues { $0[0] }
+        self.itemByID = byID
         self.duplicates = duplicates
         var dangling: [Diagnostic] = []
         for item in items {
-            for condition in item.enableWhen where index[condition.question] == nil {
+            for condition in item.enableWhen where byLinkId[condition.question] == nil {
                 dangling.append(
                     Diagnostic(
                         file: file, location: condition.location,
-                        message: "an enableWhen of '\(item.linkId)' reads '\(condition.question)', which no item has; expected the linkId of an item of this Questionnaire\(Spelling.suggestion(for: condition.question, in: items.map(\.linkId)))",
+                        message: "an enableWhen of '\(item.linkId)' reads '\(condition.question)', which no item has; expected the linkId of an item of this Questionnaire\(Spelling.suggestion(for: condition.question, in: items.map(\.linkId))); LHC-Forms refuses the file, android-fhir renders it with the condition reading no answer",
                         hint: "name the linkId of an item of this Questionnaire", rule: "fhir-dangling-question"))
             }
         }
         self.dangling = dangling
     }
 
-    /// What stops a load: every error of these checks.
+    /// What stops a load under this reading's engine: LHC-Forms throws on an enableWhen naming no item
+    /// (LHNCBC/lforms@24c71875 src/fhir/R4R5-common/sdc-import.js:74-78); android-fhir finds no response item
+    /// for it, so the condition reads no answer (google/android-fhir@28a50345
+    /// datacapture/src/main/java/com/google/android/fhir/datacapture/enablement/EnablementEvaluator.kt:192-204, 249).
     var loadErrors: [Diagnostic] {
-        duplicates.filter { $0.severity == .error } + dangling
+        engine == .lhcForms ? dangling : []
+    }
+}
+
+/// How the R4 engine other than a survey's reads its file: another reading, or a refusal.
+final class FHIROtherReading: Sendable {
+    let engine: FHIREngine
+    let result: Result<FHIRSurvey, InputError>
+
+    init(engine: FHIREngine, result: Result<FHIRSurvey, InputError>) {
+        self.engine = engine
+        self.result = result
     }
 }
 
@@ -81,7 +99,16 @@ public struct FHIRSurvey: Survey {
     public let topLevel: [Int]
     /// The canonical the response names: `url|version`, else `Questionnaire/id`.
     public let canonical: String?
+    /// The engine whose reading of the file this is.
+    public let engine: FHIREngine
+    /// The first item of each linkId.
     let itemByLinkId: [String: Int]
+    /// Every item of each linkId, in document order (more than one: que-2).
+    let itemsByLinkId: [String: [Int]]
+    /// The item of each id (`FHIR.Item.id`).
+    let itemByID: [String: Int]
+    /// How the other engine reads the file, when it reads it otherwise (nil: every engine reads it alike).
+    let otherReading: FHIROtherReading?
     /// For each item, the conditions (item, condition index) that read it, for values worth trying.
     let conditionsReading: [[FHIR.EnableWhen]]
     /// How many items have enableWhen: the fixpoint's bound grows with it.
@@ -99,16 +126,24 @@ public struct FHIRSurvey: Survey {
     public static let notEqualsOption = "not-equals"
     public static let notEqualsValues = ["no-answer-equals", "any-answer-differs"]
 
+    /// The option that picks the R4 engine whose readings apply where LHC-Forms and android-fhir differ: how
+    /// a file that breaks R4 is read, how Codings compare, and the default of `not-equals`.
+    public static let engineOption = "engine"
+
     /// The engines a session can simulate: `r4` (the default: LHC-Forms and android-fhir, §A1, §A2) and
     /// `c3pro` (the C3-PRO iOS framework's ResearchKit steps, §A3).
     public static let r4Profile = "r4"
     public static let c3proProfile = "c3pro"
 
-    init(_ outline: FHIROutline) {
+    init(_ outline: FHIROutline, otherReading: FHIROtherReading? = nil) {
         file = outline.file
+        engine = outline.engine
+        self.otherReading = otherReading
         items = outline.items
         topLevel = outline.topLevel
         itemByLinkId = outline.itemByLinkId
+        itemsByLinkId = outline.itemsByLinkId
+        itemByID = outline.itemByID
         taskIdentifier = outline.id ?? outline.url ?? "questionnaire"
         stu3Form = outline.stu3Form
         if let url = outline.url {
@@ -119,22 +154,42 @@ public struct FHIRSurvey: Survey {
         var reading = [[FHIR.EnableWhen]](repeating: [], count: outline.items.count)
         for item in outline.items {
             for condition in item.enableWhen {
-                if let source = outline.itemByLinkId[condition.question] { reading[source].append(condition) }
+                for source in outline.itemsByLinkId[condition.question] ?? [] { reading[source].append(condition) }
             }
         }
         conditionsReading = reading
         conditionalCount = outline.items.count { !$0.enableWhen.isEmpty }
     }
 
-    public var questionIDs: [String] { items.map(\.linkId) }
+    public var questionIDs: [String] { items.map(\.id) }
 
-    public var options: [String: [String]] { [Self.notEqualsOption: Self.notEqualsValues] }
+    public var options: [String: [String]] {
+        [Self.notEqualsOption: Self.notEqualsValues, Self.engineOption: FHIREngine.allCases.map(\.rawValue)]
+    }
 
     public var profiles: [String] { [Self.r4Profile, Self.c3proProfile] }
 
+    /// The settings' profile or options do not fit, or the R4 engine they choose refuses the file.
+    public func problem(with settings: SessionSettings) -> String? {
+        if let unknown = unknownSetting(in: settings) { return unknown }
+        guard settings.profile != Self.c3proProfile, case .failure(let refusals) = reading(for: FHIREngine.of(settings)) else { return nil }
+        return refusals.diagnostics.map(\.description).joined(separator: "\n")
+    }
+
+    /// The file as an R4 engine reads it, or what that engine refuses in it.
+    func reading(for engine: FHIREngine) -> Result<FHIRSurvey, InputError> {
+        guard engine != self.engine, let otherReading, otherReading.engine == engine else { return .success(self) }
+        return otherReading.result
+    }
+
     public func makeSession(_ settings: SessionSettings, coverage: CoverageRecorder?) -> any SurveySession {
         if settings.profile == Self.c3proProfile { return FHIRC3PROSession(survey: self, settings: settings, coverage: coverage) }
-        return FHIRSession(survey: self, settings: settings, coverage: coverage)
+        switch reading(for: FHIREngine.of(settings)) {
+        case .success(let reading):
+            return FHIRSession(survey: reading, settings: settings, coverage: coverage)
+        case .failure:
+            return FHIRSession(survey: self, settings: settings, coverage: coverage, refusal: problem(with: settings))
+        }
     }
 
     func task() -> FHIRC3PROTask {
@@ -157,13 +212,13 @@ extension FHIRSurvey {
     func definition(of id: String) -> Int? {
         var rest = Substring(id)
         while true {
-            if let item = itemByLinkId[String(rest)] { return item }
+            if let item = itemByID[String(rest)] { return item }
             var consumed = false
             var search = rest.startIndex
             while let hash = rest[search...].firstIndex(of: "#") {
                 let digits = rest[rest.index(after: hash)...].prefix { $0.isASCII && $0.isNumber }
                 let after = digits.endIndex
-                if !digits.isEmpty, let item = itemByLinkId[String(rest[..<hash])], items[item].repeats {
+                if !digits.isEmpty, let item = itemByID[String(rest[..<hash])], items[item].repeats {
                     if after == rest.endIndex { return items[item].type == .group ? item : nil }
                     if rest[after] == "/" {
                         rest = rest[rest.index(after: after)...]

@@ -1,0 +1,188 @@
+import SurveyCore
+import Testing
+
+@testable import SurveyFormats
+
+/// How each R4 engine reads a file that breaks R4 but that one of them renders (docs/fhir.md, "Engines"):
+/// LHC-Forms (the default) works on the JSON as JavaScript values, android-fhir parses it with HAPI's lenient
+/// parser, which throws on text its type cannot read. Every violation is a lint error at its location.
+@Suite("FHIR engines' readings")
+struct FHIREngineReadingTests {
+    static let android = [FHIRSurvey.engineOption: FHIREngine.androidFHIR.rawValue]
+
+    /// The survey as the engine reads it, or the engine's refusal.
+    private func reading(_ items: [String], _ engine: FHIREngine) throws -> Result<FHIRSurvey, InputError> {
+        try loadQuestionnaire(questionnaireText(items)).reading(for: engine)
+    }
+
+    private func item(_ linkId: String, in items: [String], _ engine: FHIREngine) throws -> FHIR.Item {
+        try #require(try reading(items, engine).get().item(linkId))
+    }
+
+    @Test(
+        "a flag written as a string: LHC-Forms reads JavaScript truthiness (\"false\" is true), android-fhir parses the text with HAPI (\"false\" is false, \"yes\" refused); lint errors at each")
+    func stringFlags() throws {
+        let items = [
+            fhirItem("t", "string", #""repeats": "true""#), fhirItem("f", "string", #""repeats": "false""#), fhirItem("e", "string", #""repeats": """#),
+            fhirItem("r", "string", #""required": "yes""#),
+        ]
+        // LHNCBC/lforms@24c71875 src/fhir/R4R5-common/sdc-import.js:241, 259, 269, 276 (`if (repeats)`, `if (required)`).
+        #expect(try item("t", in: items, .lhcForms).repeats)
+        #expect(try item("f", in: items, .lhcForms).repeats)
+        #expect(try !item("e", in: items, .lhcForms).repeats)
+        #expect(try item("r", in: items, .lhcForms).required)
+        // BooleanType.parse (hapifhir/org.hl7.fhir.core@fb112b20 ...r4/model/BooleanType.java:95-104) throws on "yes".
+        let refusal = try #require(try reading(items, .androidFHIR).failure)
+        #expect(refusal.diagnostics.count == 1)
+        #expect(refusal.diagnostics[0].message.hasPrefix("android-fhir refuses this Questionnaire: \"required\" is the string \"yes\""))
+        #expect(refusal.diagnostics[0].pointer == "/item/3/required")
+        let accepted = Array(items.prefix(3))
+        #expect(try item("t", in: accepted, .androidFHIR).repeats)
+        #expect(try !item("f", in: accepted, .androidFHIR).repeats)
+        #expect(try !item("e", in: accepted, .androidFHIR).repeats)
+        let lint = fhirLint(items).with(rule: "fhir-json-type")
+        #expect(lint.map(\.pointer) == ["/item/0/repeats", "/item/1/repeats", "/item/2/repeats", "/item/3/required"])
+        #expect(lint.allSatisfy { $0.severity == .error })
+        #expect(lint[1].message.contains("LHC-Forms reads it as true") && lint[1].message.contains("android-fhir as false"))
+    }
+
+    @Test("a string repeats runs as each engine reads it: under LHC-Forms \"false\" makes a repeating question, under android-fhir a single one")
+    func stringRepeatsInSessions() throws {
+        let lhc = try fhirSession(fhirItem("q", "string", #""repeats": "false""#))
+        #expect(lhc.perform(.answer("q", ["a", "b"])).outcome == .ok)
+        let android = try fhirSession([fhirItem("q", "string", #""repeats": "false""#)], options: Self.android)
+        #expect(android.perform(.answer("q", ["a", "b"])).outcome.kind == .rejected)
+        #expect(android.perform(.answer("q", "a")).outcome == .ok)
+    }
+
+    @Test("questionnaire-hidden written as a string: LHC-Forms counts only \"true\" (sdc-import-common.js:965-971), HAPI only trimmed true or false")
+    func hiddenString() throws {
+        let hidden = { (value: String) in
+            fhirItem("h", "string", #""extension": [{"url": "http://hl7.org/fhir/StructureDefinition/questionnaire-hidden", "valueBoolean": \#(value)}]"#)
+        }
+        #expect(try item("h", in: [hidden(#""true""#)], .lhcForms).hidden)
+        #expect(try item("h", in: [hidden(#""true""#)], .androidFHIR).hidden)
+        #expect(try !item("h", in: [hidden(#""True""#)], .lhcForms).hidden)
+        #expect(try reading([hidden(#""True""#)], .androidFHIR).failure != nil)
+    }
+
+    @Test(
+        "answerInteger written as a date on a date item with answerOption: LHC-Forms compares it as written and matches the option (its enableWhen-test.R4.json Q9c), android-fhir refuses (IntegerType.parse)")
+    func answerIntegerAsDate() throws {
+        let items = [
+            fhirItem("d", "date", #""answerOption": [{"valueDate": "2022"}, {"valueDate": "2022-09"}]"#),
+            fhirItem("eq", "string", enableWhen: [condition("d", "=", #""answerInteger": "2022-09""#)]),
+            fhirItem("ne", "string", enableWhen: [condition("d", "!=", #""answerInteger": "2022-09""#)]),
+        ]
+        // LHNCBC/lforms@24c71875 test/playwright/integration/R4/enableWhen-test.spec.ts ("should work on date as
+        // answerOption items"): "2022" shows the != item, "2022-09" the = item.
+        let session = try fhirSession(items)
+        #expect(session.visibleQuestions == ["d", "ne"])
+        session.play(.answer("d", "2022"))
+        #expect(session.visibleQuestions == ["d", "ne"])
+        session.play(.answer("d", "2022-09"))
+        #expect(session.visibleQuestions == ["d", "eq"])
+        #expect(try reading(items, .androidFHIR).failure?.diagnostics.first?.message.contains("cannot read as integer") == true)
+        let lint = try #require(fhirLint(items).with(rule: "fhir-json-type").first)
+        #expect(lint.pointer == "/item/1/enableWhen/0/answerInteger")
+    }
+
+    @Test("answerInteger 2.5 against an integer question: LHC-Forms compares the numbers (3 > 2.5), android-fhir refuses the file")
+    func answerIntegerFraction() throws {
+        let items = [fhirItem("n", "integer"), fhirItem("big", "string", enableWhen: [condition("n", ">", #""answerInteger": 2.5"#)])]
+        let session = try fhirSession(items)
+        session.play(.answer("n", 3))
+        #expect(session.isVisible("big"))
+        session.play(.answer("n", 2))
+        #expect(!session.isVisible("big"))
+        #expect(try reading(items, .androidFHIR).failure != nil)
+    }
+
+    @Test("answerInteger \"5\" (a string): LHC-Forms compares the string with the number and never matches; HAPI parses the text, so android-fhir matches 5")
+    func answerIntegerString() throws {
+        let items = [fhirItem("n", "integer"), fhirItem("five", "string", enableWhen: [condition("n", "=", #""answerInteger": "5""#)])]
+        let lhc = try fhirSession(items)
+        lhc.play(.answer("n", 5))
+        #expect(!lhc.isVisible("five"))
+        let android = try fhirSession(items, options: Self.android)
+        android.play(.answer("n", 5))
+        #expect(android.isVisible("five"))
+    }
+
+    @Test("exists with answerBoolean \"false\" (a string): LHC-Forms reads its truthiness, so it tests that the source is answered; android-fhir reads false")
+    func existsStringBoolean() throws {
+        let items = [fhirItem("s", "string"), fhirItem("t", "string", enableWhen: [condition("s", "exists", #""answerBoolean": "false""#)])]
+        let lhc = try fhirSession(items)
+        #expect(!lhc.isVisible("t"))
+        lhc.play(.answer("s", "x"))
+        #expect(lhc.isVisible("t"))
+        let android = try fhirSession(items, options: Self.android)
+        #expect(android.isVisible("t"))
+        android.play(.answer("s", "x"))
+        #expect(!android.isVisible("t"))
+    }
+
+    @Test(
+        "several enableWhen without enableBehavior (que-12): LHC-Forms renders them as any (lhc-form-data.ts:3998), android-fhir throws (EnablementEvaluator.kt:166-172); a lint error either way")
+    func que12() throws {
+        let items = [
+            fhirItem("a", "boolean"), fhirItem("b", "boolean"),
+            fhirItem("t", "string", enableWhen: [condition("a", "=", #""answerBoolean": true"#), condition("b", "=", #""answerBoolean": true"#)]),
+        ]
+        let session = try fhirSession(items)
+        session.play(.answer("b", true))
+        #expect(session.isVisible("t"))
+        let survey = try loadQuestionnaire(questionnaireText(items))
+        #expect(survey.problem(with: SessionSettings(options: Self.android))?.contains("IllegalStateException") == true)
+        let lint = fhirLint(items).with(rule: "fhir-que-12")
+        #expect(lint.count == 1 && lint[0].severity == .error && lint[0].message.contains("LHC-Forms reads them as any"))
+    }
+
+    @Test("an answerOption valueReference: android-fhir renders it, LHC-Forms throws on it (sdc-import.js:188-190)")
+    func referenceOption() throws {
+        let items = [fhirItem("r", "reference", #""answerOption": [{"valueReference": {"reference": "Patient/1"}}]"#)]
+        let survey = try loadQuestionnaire(questionnaireText(items))
+        #expect(survey.engine == .androidFHIR)
+        #expect(survey.problem(with: SessionSettings())?.contains("Unable to handle data type in answerOption") == true)
+        #expect(survey.problem(with: SessionSettings(options: Self.android)) == nil)
+        #expect(fhirLint(items).contains { $0.rule == "fhir-engine-refuses" })
+    }
+
+    @Test(
+        "two items sharing a linkId (que-2) both render: the later is named linkId@2, each takes its own answers, and an enableWhen reads the nearest (ancestor, preceding, following)")
+    func duplicateLinkIds() throws {
+        let items = [
+            fhirItem("g1", "group", items: [fhirItem("x", "boolean"), fhirItem("a", "string", enableWhen: [condition("x", "=", #""answerBoolean": true"#)])]),
+            fhirItem("g2", "group", items: [fhirItem("x", "boolean"), fhirItem("b", "string", enableWhen: [condition("x", "=", #""answerBoolean": true"#)])]),
+        ]
+        let session = try fhirSession(items)
+        #expect(session.survey.questionIDs == ["g1", "x", "a", "g2", "x@2", "b"])
+        session.play(.answer("x@2", true))
+        #expect(session.visibleQuestions == ["g1", "x", "g2", "x@2", "b"])
+        session.play(.answer("x", true), .answer("x@2", false))
+        #expect(session.visibleQuestions == ["g1", "x", "a", "g2", "x@2"])
+        session.play(.submit)
+        let response = try #require(session.responseItems)
+        #expect(response == [
+            ["linkId": "g1", "item": [["linkId": "x", "answer": [["valueBoolean": true]]]]],
+            ["linkId": "g2", "item": [["linkId": "x", "answer": [["valueBoolean": false]]]]],
+        ])
+        let lint = fhirLint(items).with(rule: "fhir-que-2")
+        #expect(lint.count == 1 && lint[0].severity == .error && lint[0].message.contains("'x@2'"))
+    }
+
+    @Test("the engine option is checked: its values are lhc-forms and android-fhir")
+    func engineOption() throws {
+        let survey = try loadQuestionnaire(questionnaireText([fhirItem("a", "string")]))
+        #expect(survey.options[FHIRSurvey.engineOption] == ["lhc-forms", "android-fhir"])
+        #expect(survey.problem(with: SessionSettings(options: [FHIRSurvey.engineOption: "lforms"]))?.contains("expected one of lhc-forms, android-fhir") == true)
+    }
+}
+
+extension Result {
+    /// The error, or nil on success.
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
