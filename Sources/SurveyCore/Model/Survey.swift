@@ -34,6 +34,9 @@ public protocol Survey: Sendable {
     /// The answers inside a payload of this format, by question id (for `import`); an error names what
     /// in the payload does not have the format's shape.
     func answers(inPayload payload: JSONCursor) throws(InputError) -> [(question: String, value: JSONValue)]
+    /// The payload as `import` reads it under these settings (a format with several engine profiles reads
+    /// it as the chosen one writes it): its answers with their places, and what no scenario can reproduce.
+    func readPayload(_ payload: JSONCursor, settings: SessionSettings) throws(InputError) -> PayloadReading
 
     // What random walks, properties and generation need.
 
