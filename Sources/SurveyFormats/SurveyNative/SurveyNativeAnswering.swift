@@ -103,11 +103,17 @@ extension SurveyNativeSession {
             let message = try firstFailure(validations, text: otherText)
         {
             // The Other text commits only when valid (end-editing); the taps on options stand.
-            try commit(slot, .array(elements.filter { $0 != .string(otherText) }))
+            try toggle(slot, .array(elements.filter { $0 != .string(otherText) }))
             return .validationFailed(message)
         }
-        // Selected options are stored in tap order (SQ:1158-1169); the value lists them in that order.
-        try commit(slot, value)
+        // Selected options are stored in tap order (SQ:1158-1169); the value lists them in that order. Taps
+        // on options only toggle (no advance, SQ:1292-1298); an Other text commits through `update`
+        // (SQ:1371-1397), which may move the survey on.
+        if otherText == nil {
+            try toggle(slot, value)
+        } else {
+            try commit(slot, value)
+        }
         return .ok
     }
 
@@ -207,6 +213,17 @@ extension SurveyNativeSession {
             default: "it advances when answered"
             }
         return "'\(question.id)' (\(question.kind.typeName)) has no Next button: \(advances)"
+    }
+
+    /// Why a bare `next` has nothing to tap while the active question is hidden, and what moves the survey on.
+    func hiddenActiveQuestion() -> String {
+        let active = survey.questions[activeSlot].id
+        if isDeadEnd {
+            return "the active question '\(active)' is the last and is hidden, so no question waits and Submit never shows until an answer change shows '\(active)' again (reference §6, the dead end)"
+        }
+        let nexts = visibleWithNextButton(limit: 3).map { "next \(survey.questions[$0].id)" }
+        let tap = nexts.isEmpty ? "" : "tap Next on a visible question (\(nexts.joined(separator: ", "))) or "
+        return "the active question '\(active)' is hidden: a multi_select option tap hid it, and such a tap does not move the survey on (SQ:1292-1298), so no question waits and Submit is not shown; \(tap)answer a visible question other than by a multi_select option: either runs sectionsToInsert, which moves past the hidden question"
     }
 
     func tapNext(_ slot: Int) throws(EngineCrash) -> Outcome {
