@@ -46,20 +46,19 @@ struct FHIRCorpusTests {
     @Test("every Questionnaire loads, a generated walk replays through it, and submitting emits a response", arguments: FHIRCorpus.questionnaires)
     func loadsWalksAndResponds(name: String) throws {
         let survey = try FHIRCorpus.load(name)
-        var walker = Walker(survey: survey, settings: SessionSettings(today: testToday), maxSteps: 60, builtInProperties: true, properties: nil)
-        var submitted = 0
-        for seed in 0..<20 {
-            var stream = ChoiceStream(generator: SplitMix64(seed: UInt64(seed)))
-            let outcome = walker.walk(&stream)
-            #expect(outcome.findings.filter { $0.finding.kind == .engineError }.isEmpty, "\(outcome.findings.map(\.finding.message))")
-            if outcome.submitted { submitted += 1 }
-        }
-        #expect(submitted > 0)
+        #expect(walksSubmitted(survey, settings: SessionSettings(today: testToday), walks: 20, maxSteps: 60) > 0)
         let session = survey.makeSession(SessionSettings(today: testToday))
         session.play(.submit)
         let response = try #require(session.payload?.objectValue)
         #expect(response["resourceType"] == "QuestionnaireResponse")
         #expect(response["status"] != nil)
+    }
+
+    @Test("every Questionnaire of the corpus loads under the engine that renders it: both render every file but the two invalid ones; android-fhir renders the one naming a missing item", arguments: FHIRCorpus.questionnaires + ["invalid-lforms-enableWhen-missing-linkId.json"])
+    func loadsUnderItsEngine(name: String) throws {
+        let survey = try FHIRCorpus.load(name)
+        let rendering = FHIREngine.allCases.filter { survey.problem(with: SessionSettings(options: [FHIRSurvey.engineOption: $0.rawValue])) == nil }
+        #expect(rendering == (name.hasPrefix("invalid-") ? [.androidFHIR] : [.lhcForms, .androidFHIR]))
     }
 
     @Test("an enableWhen without question: neither engine renders it, so the file does not load; the error is located and names both")

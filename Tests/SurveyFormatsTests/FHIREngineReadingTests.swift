@@ -171,6 +171,19 @@ struct FHIREngineReadingTests {
         #expect(lint.count == 1 && lint[0].severity == .error && lint[0].message.contains("'x@2'"))
     }
 
+    @Test("walks over a file with sibling items sharing a linkId and string flags find no engine error under either engine, and their responses read back", arguments: FHIREngine.allCases)
+    func walksOverReadings(engine: FHIREngine) throws {
+        let survey = try loadQuestionnaire(
+            questionnaireText([
+                fhirItem("g", "group", #""repeats": "true""#, items: [fhirItem("x", "boolean"), fhirItem("x", "string", enableWhen: [condition("x", "=", #""answerBoolean": true"#)])]),
+                fhirItem("c", "choice", #""repeats": "true", "answerOption": [{"valueCoding": {"code": "a"}}, {"valueCoding": {"code": "b"}}]"#),
+                fhirItem("t", "string", enableWhen: [condition("c", "=", #""answerCoding": {"code": "a"}"#), condition("x", "exists", #""answerBoolean": true"#)], behavior: "any"),
+            ]))
+        let settings = SessionSettings(today: testToday, options: [FHIRSurvey.engineOption: engine.rawValue])
+        #expect(survey.problem(with: settings) == nil)
+        #expect(walksSubmitted(survey, settings: settings, walks: 30, maxSteps: 40) > 0)
+    }
+
     @Test("the engine option is checked: its values are lhc-forms and android-fhir")
     func engineOption() throws {
         let survey = try loadQuestionnaire(questionnaireText([fhirItem("a", "string")]))

@@ -80,6 +80,19 @@ struct FHIRLintTests {
         #expect(fhirLint(lint.passing).with(rule: lint.rule).isEmpty, "expected no \(lint.rule) on the passing example")
     }
 
+    @Test(
+        "que-5 follows the invariant's expression, not its one-line description: answer choices are allowed on choice, open-choice, decimal, integer, date, dateTime, time, string and quantity items, an error on the others")
+    func que5Expression() {
+        let choices = #""answerValueSet": "http://example.org/vs""#
+        for type in ["choice", "open-choice", "decimal", "integer", "date", "dateTime", "time", "string", "quantity"] {
+            #expect(fhirLint(fhirItem("a", type, choices)).with(rule: "fhir-que-5").isEmpty, "\(type)")
+        }
+        for type in ["boolean", "text", "url", "attachment", "reference"] {
+            let found = fhirLint(fhirItem("a", type, choices)).with(rule: "fhir-que-5")
+            #expect(found.count == 1 && found[0].severity == .error && found[0].pointer == "/item/0/answerValueSet", "\(type)")
+        }
+    }
+
     @Test("a Questionnaire without status gets a warning, and loads")
     func missingStatus() throws {
         let text = #"{"resourceType": "Questionnaire", "item": [\#(fhirItem("a", "string"))]}"#

@@ -1,5 +1,6 @@
 import Foundation
 import SurveyCore
+import SurveyHarness
 import Testing
 
 @testable import SurveyFormats
@@ -78,4 +79,18 @@ extension FHIRSession {
 
     /// The submitted response's items, without the resource's header.
     var responseItems: JSONValue? { payload?.objectValue?["item"] }
+}
+
+/// Runs seeded walks with the built-in properties over a survey, expecting no engine error in any; returns how
+/// many submitted.
+func walksSubmitted(_ survey: any Survey, settings: SessionSettings, walks: Int, maxSteps: Int, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> Int {
+    var walker = Walker(survey: survey, settings: settings, maxSteps: maxSteps, builtInProperties: true, properties: nil)
+    var submitted = 0
+    for seed in 0..<walks {
+        var stream = ChoiceStream(generator: SplitMix64(seed: UInt64(seed)))
+        let outcome = walker.walk(&stream)
+        #expect(outcome.findings.filter { $0.finding.kind == .engineError }.isEmpty, "\(outcome.findings.map(\.finding.message))", sourceLocation: sourceLocation)
+        if outcome.submitted { submitted += 1 }
+    }
+    return submitted
 }

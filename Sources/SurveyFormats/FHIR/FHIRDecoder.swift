@@ -413,7 +413,7 @@ struct FHIRDecoder {
     ///
     /// A value whose JSON is not of its answer[x] type breaks R4 (lint `fhir-json-type`, an error at the value).
     /// LHC-Forms takes the first `answer…` member's value as written, whatever its type suffix
-    /// (`_getFHIRValueWithPrefixKey`, LHNCBC/lforms@24c71875 src/fhir/common/sdc-import-common.js:684-700), and
+    /// (`_getFHIRValueWithPrefixKey`, LHNCBC/lforms@24c71875 src/fhir/common/sdc-import-common.js:684-701), and
     /// compares it by the type of the item the condition reads (src/fhir/R4R5-common/sdc-import.js:79-95), so
     /// its type is settled once every item is read (`typeWrittenValues`). android-fhir parses the value's
     /// text as the suffix's type and refuses the file when it cannot (`FHIRLenientReading.hapiValue`).
@@ -481,7 +481,7 @@ struct FHIRDecoder {
 
     /// Types the values LHC-Forms reads as written by the answers of the item their condition reads: the
     /// last item with that linkId, as `_createLinkIdItemMap` keeps the last (LHNCBC/lforms@24c71875
-    /// src/fhir/common/sdc-import-common.js:1239-1252) and `_getDataType` of it decides the comparison. A value
+    /// src/fhir/common/sdc-import-common.js:1239-1255) and `_getDataType` of it decides the comparison. A value
     /// that none of that item's answer types takes keeps its own type and never equals an answer.
     private mutating func typeWrittenValues() {
         guard !writtenValues.isEmpty else { return }

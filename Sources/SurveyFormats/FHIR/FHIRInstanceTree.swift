@@ -81,7 +81,7 @@ struct FHIRInstanceTree {
     /// with the condition's linkId, several when it is shared, que-2): the nearest on the ancestor axis, then
     /// the preceding, then the following (R4 enableWhen.question comment; android-fhir and LHC-Forms search
     /// response items and item instances by linkId this way, §A1: google/android-fhir@28a50345
-    /// .../enablement/EnablementEvaluator.kt:221-250, LHNCBC/lforms@24c71875 src/lib/lforms/lhc-form-data.ts:3776-3820).
+    /// .../enablement/EnablementEvaluator.kt:221-250, LHNCBC/lforms@24c71875 src/lib/lforms/lhc-form-data.ts:3776-3821).
     func source(_ items: [Int], for position: Int) -> Int? {
         var current = instances[position].parent
         while let ancestor = current {

@@ -49,7 +49,7 @@ struct FHIROutline {
                 duplicates.append(
                     Diagnostic(
                         .error, file: file, location: item.location,
-                        message: "duplicate linkId '\(item.linkId)' (first at \(items[first].location.position)) (que-2): LHC-Forms and android-fhir render both items, each with its own answers, and an enableWhen reading '\(item.linkId)' finds the nearest of them (ancestor, preceding, following); scenarios name this one '\(item.id)'",
+                        message: "duplicate linkId '\(item.linkId)' (first at \(items[first].location.position)) (que-2): LHC-Forms and android-fhir render both items, each on its own, and an enableWhen reading '\(item.linkId)' finds the nearest of them (ancestor, preceding, following); scenarios name this one '\(item.id)'",
                         hint: "give each item its own linkId: answers and enableWhen address items by linkId", rule: "fhir-que-2"))
             }
             byLinkId[item.linkId, default: []].append(position)
@@ -172,8 +172,11 @@ public struct FHIRSurvey: Survey {
     /// The settings' profile or options do not fit, or the R4 engine they choose refuses the file.
     public func problem(with settings: SessionSettings) -> String? {
         if let unknown = unknownSetting(in: settings) { return unknown }
-        guard settings.profile != Self.c3proProfile, case .failure(let refusals) = reading(for: FHIREngine.of(settings)) else { return nil }
-        return refusals.diagnostics.map(\.description).joined(separator: "\n")
+        let engine = FHIREngine.of(settings)
+        guard settings.profile != Self.c3proProfile, case .failure(let refusals) = reading(for: engine) else { return nil }
+        let others = FHIREngine.allCases.filter { $0 != engine && (try? reading(for: $0).get()) != nil }.map { "option engine \($0.rawValue)" }
+        let alternative = others.isEmpty ? "" : " (it renders under \(others.joined(separator: ", ")))"
+        return "\(engine.name) does not render this Questionnaire\(alternative):\n" + refusals.diagnostics.map(\.description).joined(separator: "\n")
     }
 
     /// The file as an R4 engine reads it, or what that engine refuses in it.
