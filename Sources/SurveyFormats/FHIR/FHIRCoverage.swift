@@ -90,9 +90,10 @@ extension FHIRSurvey {
     }
 
     /// Which outcome of a condition no answer can give, and why: a value that is not among the source's
-    /// options, a source that never carries answers, an ordering on a type without order.
+    /// options, a source that never carries answers, an ordering on a type without order. Nothing is claimed
+    /// of a linkId several items share (que-2): which one a condition reads depends on where it is.
     func impossibleOutcomes(_ condition: FHIR.EnableWhen) -> [Bool: String] {
-        guard let source = itemByLinkId[condition.question] else { return [:] }
+        guard let sources = itemsByLinkId[condition.question], sources.count == 1, let source = sources.first else { return [:] }
         let item = items[source]
         let answered = condition.op == .exists ? (condition.answer.json.boolValue ?? true) : true
         if item.valueIsCalculated || item.enablementIsExpression {
