@@ -13,7 +13,7 @@ struct FHIRDecoder {
     /// the wrong JSON type, several enableWhen without enableBehavior…).
     private(set) var differsByEngine = false
     /// The conditions whose value does not have its answer[x] type: LHC-Forms reads the value as written
-    /// and compares it with the source's answers, so it is typed once every item is read (`retypeAsWritten`).
+    /// and compares it with the source's answers, so it is typed once every item is read (`typeWrittenValues`).
     private var writtenValues: [(item: Int, condition: Int)] = []
     private(set) var items: [FHIR.Item?] = []
     private(set) var errors: [Diagnostic] = []
