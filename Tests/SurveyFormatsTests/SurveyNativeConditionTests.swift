@@ -288,6 +288,21 @@ struct SurveyNativeConditionTests {
         #expect(session.visibleQuestions == ["a", "b", "target", "end"])
     }
 
+    @Test("Next on an answered multi_select evaluates nothing again (SQ:1409-1416): a changed host outcome still waits for an answer")
+    func nextOnAnsweredMultiSelectEvaluatesNothing() throws {
+        let session = try startSession(multiSelect("ms"), select("target", showIf: custom(ids: ["ms"], key: "check")), select("end"))
+        session.play(.answer("ms", ["Pop"]), .hostCondition(key: "check", outcome: true), .next(question: "ms"))
+        // The tap on Pop evaluated target (hidden: the host said false then); Next stores nothing new, so
+        // updateSkippedQuestions does not run and the survey moves past the hidden target.
+        #expect(session.visibleQuestions == ["ms", "end"])
+        #expect(session.currentQuestion == "end")
+        // Next on a multi_select never answered stores [] and evaluates its dependents then.
+        let fresh = try startSession(multiSelect("ms"), select("target", showIf: custom(ids: ["ms"], key: "check")), select("end"))
+        fresh.play(.hostCondition(key: "check", outcome: true), .next(question: "ms"))
+        #expect(fresh.answer(for: "ms") == [])
+        #expect(fresh.visibleQuestions == ["ms", "target"])
+    }
+
     @Test("a host outcome for a key no custom condition has does not fit the survey")
     func hostOutcomeForUnknownKeyDoesNotFit() throws {
         let session = try startSession(select("a"), select("target", showIf: custom(ids: ["a"], key: "check")))

@@ -89,6 +89,16 @@ struct SurveyNativeNavigationTests {
         #expect(session.currentQuestion == "next")
     }
 
+    @Test("add_text_field's Next sends its texts through update (AddTextFieldTableViewCell.swift:54-63), which evaluates dependents every time")
+    func addTextFieldNextIsAnUpdate() throws {
+        let session = try startSession(question("q", "add_text_field"), select("target", showIf: custom(ids: ["q"], key: "check")), select("end"))
+        session.play(.answer("q", ["Golf"]))
+        #expect(session.visibleQuestions == ["q", "end"])
+        session.play(.hostCondition(key: "check", outcome: true), .next(question: "q"))
+        #expect(session.visibleQuestions == ["q", "target", "end"])
+        #expect(session.answer(for: "q") == ["Golf"])
+    }
+
     // MARK: Next on an unanswered question
 
     struct EmptyAnswer: Sendable, CustomTestStringConvertible {

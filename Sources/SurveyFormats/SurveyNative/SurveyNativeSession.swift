@@ -323,12 +323,15 @@ final class SurveyNativeSession: SurveySession {
         try reevaluateDependents(of: slot)
     }
 
-    /// `markFinished` (SQ:1404-1425): store the type's empty answer if there is none, mark the question
-    /// finished, then treat it as an answer change.
+    /// `markFinished` (SQ:1404-1425): a question without an answer gets the type's empty answer, and only then
+    /// are its dependents evaluated again (`updateSkippedQuestions` runs inside `if answer == nil`, SQ:1409-1416);
+    /// it is marked finished, and `sectionsToInsert` runs.
     func markFinished(_ slot: Int) throws(EngineCrash) {
-        if state.answers[slot] == nil { store(survey.questions[slot].kind.emptyAnswer, at: slot) }
+        if state.answers[slot] == nil {
+            store(survey.questions[slot].kind.emptyAnswer, at: slot)
+            try reevaluateDependents(of: slot)
+        }
         state.finished[slot] = true
-        try reevaluateDependents(of: slot)
         try sectionsToInsert(changed: survey.owners[slot])
     }
 
