@@ -109,6 +109,144 @@ struct FHIREngineReadingTests {
         #expect(android.isVisible("five"))
     }
 
+    @Test(
+        "answerInteger \"2\" (a string) on an integer item: LHC-Forms' = never matches (\"2\" === 2 is false), but its != is loose and its orderings coerce (lhc-form-data.ts:3931-3956, 3706-3750); android-fhir parses \"2\" as 2")
+    func answerIntegerStringNotEqualsAndOrderings() throws {
+        let items = [
+            fhirItem("n", "integer"), fhirItem("eq", "string", enableWhen: [condition("n", "=", #""answerInteger": "2""#)]),
+            fhirItem("ne", "string", enableWhen: [condition("n", "!=", #""answerInteger": "2""#)]),
+            fhirItem("gt", "string", enableWhen: [condition("n", ">", #""answerInteger": "2""#)]),
+        ]
+        let lhc = try fhirSession(items)
+        #expect(lhc.visibleQuestions == ["n", "ne"], "!= with a value holds while n is unanswered")
+        lhc.play(.answer("n", 2))
+        #expect(lhc.visibleQuestions == ["n"])
+        lhc.play(.answer("n", 3))
+        #expect(lhc.visibleQuestions == ["n", "ne", "gt"])
+        let android = try fhirSession(items, options: Self.android)
+        android.play(.answer("n", 2))
+        #expect(android.visibleQuestions == ["n", "eq"])
+        android.play(.answer("n", 3))
+        #expect(android.visibleQuestions == ["n", "ne", "gt"])
+        #expect(fhirLint(items).with(rule: "fhir-json-type").count == 3)
+    }
+
+    @Test(
+        "an integer or string enableWhen on a choice item: LHC-Forms makes its trigger null (_copyTriggerCoding keeps only a Coding's parts) and throws a TypeError once the item is answered, so that answer is refused; with an initialSelected option the form throws as it opens; android-fhir compares the values")
+    func nonCodingTriggerOnChoice() throws {
+        let choice = { (extra: String) in fhirItem("c", "choice", #""answerOption": [{"valueInteger": 1}, {"valueInteger": 2\#(extra)}]"#) }
+        let items = [choice(""), fhirItem("t", "string", enableWhen: [condition("c", "=", #""answerInteger": 2"#)])]
+        // LHNCBC/lforms@24c71875 src/fhir/common/sdc-common.js:153-160 (null for a number), src/lib/lforms/lhc-form-data.ts:3850 (null.system).
+        let lhc = try fhirSession(items)
+        #expect(lhc.visibleQuestions == ["c"])
+        let outcome = lhc.perform(.answer("c", 2)).outcome
+        #expect(outcome.kind == .rejected && outcome.message?.contains("TypeError") == true)
+        #expect(lhc.answer(for: "c") == nil)
+        let android = try fhirSession(items, options: Self.android)
+        android.play(.answer("c", 2))
+        #expect(android.visibleQuestions == ["c", "t"])
+        let preselected = try loadQuestionnaire(questionnaireText([choice(#", "initialSelected": true"#), items[1]]))
+        #expect(preselected.problem(with: SessionSettings())?.contains("LHC-Forms throws as the form opens: TypeError") == true)
+        #expect(preselected.problem(with: SessionSettings(options: Self.android)) == nil)
+        let lint = fhirLint(items).with(rule: "fhir-choice-trigger")
+        #expect(lint.count == 1 && lint[0].severity == .warning && lint[0].pointer == "/item/1/enableWhen/0")
+        // A string enableWhen on a choice item with string options is the same.
+        let strings = try fhirSession(
+            fhirItem("c", "choice", #""answerOption": [{"valueString": "a"}, {"valueString": "b"}]"#), fhirItem("t", "string", enableWhen: [condition("c", "=", #""answerString": "a""#)]))
+        #expect(strings.perform(.answer("c", "a")).outcome.message?.contains("TypeError") == true)
+    }
+
+    @Test(
+        "LHC-Forms converts a trigger by the data type of the last item with the linkId (_createLinkIdItemMap keeps the last, sdc-import-common.js:1239-1255): answerInteger 2 read against an integer item that shares its linkId with a later choice item is null, so it never equals 2, and read against the choice item it throws; android-fhir compares 2 with the nearest item's answers")
+    func triggerTypedByLastDuplicate() throws {
+        let items = [
+            fhirItem("x", "integer"), fhirItem("before", "string", enableWhen: [condition("x", "=", #""answerInteger": 2"#)]),
+            fhirItem("x", "choice", codingOptions(["a", "b"])), fhirItem("after", "string", enableWhen: [condition("x", "=", #""answerInteger": 2"#)]),
+        ]
+        let lhc = try fhirSession(items)
+        lhc.play(.answer("x", 2))
+        #expect(lhc.visibleQuestions == ["x", "x@2"])
+        #expect(lhc.perform(.answer("x@2", coding("a"))).outcome.message?.contains("TypeError") == true)
+        let android = try fhirSession(items, options: Self.android)
+        android.play(.answer("x", 2), .answer("x@2", coding("a")))
+        #expect(android.visibleQuestions == ["x", "before", "x@2"])
+    }
+
+    @Test(
+        "LHC-Forms finds a duplicated item by its element id (linkId and instance numbers), the first with it, and looks for a source from there (lhc-form-data.ts:3790-3821): in two groups that repeat the same linkIds, the second group's dependent reads the first group's source; android-fhir reads the nearest response item")
+    func duplicateTargetsReadFromTheFirstCopy() throws {
+        let group = { (id: String) in
+            fhirItem(id, "group", items: [fhirItem("x", "boolean"), fhirItem("t", "string", enableWhen: [condition("x", "=", #""answerBoolean": true"#)])])
+        }
+        let lhc = try fhirSession(group("g1"), group("g2"))
+        lhc.play(.answer("x@2", true))
+        #expect(!lhc.isVisible("t@2"))
+        lhc.play(.answer("x", true))
+        #expect(lhc.isVisible("t") && lhc.isVisible("t@2"))
+        let android = try fhirSession([group("g1"), group("g2")], options: Self.android)
+        android.play(.answer("x@2", true))
+        #expect(android.visibleQuestions == ["g1", "x", "g2", "x@2", "t@2"])
+    }
+
+    @Test(
+        "enableBehavior other than all and any: LHC-Forms upper-cases it, so \"ALL\" is all and \"some\" neither, which never enables the item (sdc-import.js:98-100, lhc-form-data.ts:3994-3999); android-fhir's HAPI parser refuses the code; a lint error at it")
+    func enableBehaviorCase() throws {
+        let conditions = [condition("a", "=", #""answerBoolean": true"#), condition("b", "=", #""answerBoolean": true"#)]
+        let items = [
+            fhirItem("a", "boolean"), fhirItem("b", "boolean"), fhirItem("all", "string", enableWhen: conditions, behavior: "ALL"),
+            fhirItem("some", "string", enableWhen: conditions, behavior: "some"),
+        ]
+        let lhc = try fhirSession(items)
+        lhc.play(.answer("a", true))
+        #expect(lhc.visibleQuestions == ["a", "b"])
+        lhc.play(.answer("b", true))
+        #expect(lhc.visibleQuestions == ["a", "b", "all"])
+        let survey = try loadQuestionnaire(questionnaireText(items))
+        #expect(survey.problem(with: SessionSettings(options: Self.android))?.contains("\"ALL\", which HAPI's parser cannot read") == true)
+        let lint = fhirLint(items).with(rule: "fhir-json-type")
+        #expect(lint.map(\.pointer) == ["/item/2/enableBehavior", "/item/3/enableBehavior"])
+        #expect(lint[1].message.contains("never enabled"))
+    }
+
+    @Test(
+        "an item without a type, or with one LHC-Forms does not know (a reference item too), is a text box in LHC-Forms: text answers, none in the response, read by enableWhen only through exists (sdc-import.js:36-92, lhc-form-data.ts:3929-3976, sdc-export.js:66-150); android-fhir refuses an unknown code")
+    func untypedItemsAreTextBoxes() throws {
+        let items = [
+            #"{"linkId": "free", "text": "Anything"}"#, fhirItem("slider", "slider"), fhirItem("ref", "reference"),
+            fhirItem("ex", "string", enableWhen: [condition("free", "exists", #""answerBoolean": true"#)]),
+            fhirItem("eq", "string", enableWhen: [condition("free", "=", #""answerString": "x""#)]),
+            fhirItem("ne", "string", enableWhen: [condition("free", "!=", #""answerString": "x""#)]),
+        ]
+        let lhc = try fhirSession(items)
+        #expect(lhc.visibleQuestions == ["free", "slider", "ref", "ne"])
+        #expect(lhc.perform(.answer("ref", ["reference": "Patient/1"])).outcome.message?.contains("which LHC-Forms renders as a text box") == true)
+        lhc.play(.answer("free", "x"), .answer("slider", "7"), .answer("ref", "Patient/1"), .submit)
+        #expect(lhc.visibleQuestions == ["free", "slider", "ref", "ex"])
+        #expect(lhc.payload?.objectValue?["item"] == nil, "no answer of a text box is exported")
+        let survey = try loadQuestionnaire(questionnaireText(items))
+        #expect(survey.problem(with: SessionSettings(options: Self.android))?.contains("\"slider\"") == true)
+        #expect(survey.problem(with: SessionSettings(profile: FHIRSurvey.c3proProfile))?.contains("'free'") == true)
+        let lint = fhirLint(items).with(rule: "fhir-item-type")
+        #expect(lint.map(\.severity) == [.error, .error, .warning])
+    }
+
+    @Test(
+        "Codings: LHC-Forms reads an answer system \"LOINC\" as http://loinc.org and leaves the trigger's as written (lhc-form-data.ts:1549-1558), so only a trigger with http://loinc.org matches; android-fhir compares the systems as written")
+    func loincSystem() throws {
+        let items = [
+            fhirItem("c", "choice", #""answerOption": [{"valueCoding": {"system": "LOINC", "code": "LA33-6"}}]"#),
+            fhirItem("url", "string", enableWhen: [condition("c", "=", #""answerCoding": {"system": "http://loinc.org", "code": "LA33-6"}"#)]),
+            fhirItem("name", "string", enableWhen: [condition("c", "=", #""answerCoding": {"system": "LOINC", "code": "LA33-6"}"#)]),
+        ]
+        let answer: JSONValue = ["system": "LOINC", "code": "LA33-6"]
+        let lhc = try fhirSession(items)
+        lhc.play(.answer("c", answer))
+        #expect(lhc.visibleQuestions == ["c", "url"])
+        let android = try fhirSession(items, options: Self.android)
+        android.play(.answer("c", answer))
+        #expect(android.visibleQuestions == ["c", "name"])
+    }
+
     @Test("exists with answerBoolean \"false\" (a string): LHC-Forms reads its truthiness, so it tests that the source is answered; android-fhir reads false")
     func existsStringBoolean() throws {
         let items = [fhirItem("s", "string"), fhirItem("t", "string", enableWhen: [condition("s", "exists", #""answerBoolean": "false""#)])]

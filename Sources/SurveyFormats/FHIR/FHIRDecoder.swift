@@ -15,6 +15,9 @@ struct FHIRDecoder {
     /// The conditions whose value does not have its answer[x] type: LHC-Forms reads the value as written
     /// and compares it with the source's answers, so it is typed once every item is read (`typeWrittenValues`).
     private var writtenValues: [(item: Int, condition: Int)] = []
+    /// Under LHC-Forms, every condition other than `exists` with its answer[x] as written: its trigger is made
+    /// once every item is read (`makeTriggers`).
+    private var triggers: [(item: Int, condition: Int, written: JSONValue?)] = []
     private(set) var items: [FHIR.Item?] = []
     private(set) var errors: [Diagnostic] = []
     private(set) var findings: [Diagnostic] = []
@@ -31,6 +34,10 @@ struct FHIRDecoder {
     static let refusalRule = "fhir-engine-refuses"
     /// The rule of a value whose JSON type is not the one R4 gives its element.
     static let jsonTypeRule = "fhir-json-type"
+    /// The rule of an item type an engine does not render as R4 says.
+    static let itemTypeRule = "fhir-item-type"
+    /// The rule of a condition on a choice item that LHC-Forms throws on once the item is answered.
+    static let choiceTriggerRule = "fhir-choice-trigger"
 
     private init(file: String, engine: FHIREngine) {
         self.file = file
@@ -205,6 +212,7 @@ struct FHIRDecoder {
             error(itemCursor ?? object.cursor, "the Questionnaire has no items; expected at least one in \"item\"")
         }
         typeWrittenValues()
+        makeTriggers()
         nameDuplicates()
         return FHIROutline(
             file: file, engine: engine, items: items.compactMap { $0 }, topLevel: top, url: string(object, "url"), version: string(object, "version"),
@@ -265,17 +273,7 @@ struct FHIRDecoder {
             error(object["linkId"] ?? cursor, "the item has no \"linkId\"; expected a non-empty string (1..1)")
             return nil
         }
-        guard let typeCursor = object["type"], let typeName = typeCursor.stringValue else {
-            error(object["type"] ?? cursor, "item '\(linkId)' has no \"type\"; expected one of \(FHIR.ItemType.allCases.map(\.rawValue).joined(separator: ", "))")
-            return nil
-        }
-        guard let type = FHIR.ItemType(rawValue: typeName) else {
-            error(
-                typeCursor,
-                "item '\(linkId)' has the unknown type \"\(typeName)\"; expected one of \(FHIR.ItemType.allCases.map(\.rawValue).joined(separator: ", "))\(Spelling.suggestion(for: typeName, in: FHIR.ItemType.allCases.map(\.rawValue)))"
-            )
-            return nil
-        }
+        guard let (type, rendering) = itemType(object, linkId: linkId, cursor: cursor) else { return nil }
         let index = items.count
         items.append(nil)
 
@@ -323,7 +321,9 @@ struct FHIRDecoder {
         for child in array(object, "item") {
             if let childIndex = decodeItem(child, parent: index) { children.append(childIndex) }
         }
-        checkConstraints(object, linkId: linkId, type: type, repeats: repeats, options: options, initial: initial, children: children)
+        // The constraints are R4's, on the type as written (LHC-Forms reads a reference item as a text box).
+        let writtenType = object["type"]?.stringValue.flatMap(FHIR.ItemType.init(rawValue:)) ?? type
+        checkConstraints(object, linkId: linkId, type: writtenType, repeats: repeats, options: options, initial: initial, children: children)
 
         items[index] = FHIR.Item(
             linkId: linkId, id: linkId, text: text, type: type, required: required, repeats: repeats, readOnly: readOnly, maxLength: maxLength,
@@ -331,8 +331,67 @@ struct FHIRDecoder {
             enableBehavior: enableBehavior, minValue: extensions.minValue, maxValue: extensions.maxValue, maxOccurs: extensions.maxOccurs,
             minOccurs: extensions.minOccurs, hidden: extensions.hidden, itemControl: extensions.itemControl, entryFormat: extensions.entryFormat,
             expressions: extensions.expressions, c3pro: hints, parent: parent, children: children, location: object.location,
-            enableWhenLocation: object["enableWhen"]?.location)
+            enableWhenLocation: object["enableWhen"]?.location, rendering: rendering ?? androidUnrendered(type, hasChoices: !options.isEmpty || !valueSetCodes.isEmpty || externalValueSet != nil, at: object["type"] ?? cursor))
         return index
+    }
+
+    /// The item's type as the engine reads it, and how it renders an item its type does not fit; nil when the
+    /// engine refuses the file. LHC-Forms' `_getDataType` falls back to the lowercase 'string' for a missing
+    /// type, one it does not know and `reference`, and takes `coding` (R5) as a choice
+    /// (src/fhir/STU3R4-common/sdc-import.js:36-92): a text box (`lhcTextBox`). android-fhir's HAPI parser
+    /// refuses a code outside R4's item types; a missing type parses, and the item renders as a choice when it
+    /// has options, else showing it throws (QuestionnaireLists.kt:249-279).
+    private mutating func itemType(_ object: JSONObjectCursor, linkId: String, cursor: JSONCursor) -> (FHIR.ItemType, FHIR.Rendering?)? {
+        let typeCursor = object["type"]
+        let written = typeCursor?.stringValue
+        let expected = FHIR.ItemType.allCases.map(\.rawValue)
+        if let written, let type = FHIR.ItemType(rawValue: written) {
+            guard type == .reference else { return (type, nil) }
+            differsByEngine = true
+            finding(
+                .warning, typeCursor ?? cursor,
+                "'\(linkId)' is a reference item: LHC-Forms has no data type for it and renders a text box whose answers it never exports; android-fhir renders a choice of its answer options",
+                hint: "if the form must run in LHC-Forms, ask for the reference as a string item", rule: Self.itemTypeRule)
+            return (type, engine == .lhcForms ? .lhcTextBox(written: written) : nil)
+        }
+        differsByEngine = true
+        let what = typeCursor == nil ? "has no \"type\" (1..1)" : "has the type \(written.map { "\"\($0)\"" } ?? FHIRLenientReading.describe(typeCursor?.node.plain ?? .null)), which R4 does not have"
+        let hasOptions = object["answerOption"] != nil || object["answerValueSet"] != nil
+        let android =
+            typeCursor != nil ? "refuses the file (HAPI's parser cannot read the code)"
+            : hasOptions ? "renders a choice of its options" : "throws NotImplementedError when it shows it"
+        let lhc = written == "coding" ? "reads it as a choice (R5's coding)" : "renders a text box whose answers it never exports, read by enableWhen only through exists"
+        finding(
+            .error, typeCursor ?? cursor, "item '\(linkId)' \(what): LHC-Forms \(lhc), android-fhir \(android)",
+            hint: "give it one of \(expected.joined(separator: ", "))\(written.map { Spelling.suggestion(for: $0, in: expected) } ?? "")", rule: Self.itemTypeRule)
+        switch engine {
+        case .lhcForms:
+            return written == "coding" ? (.choice, nil) : (.string, .lhcTextBox(written: written))
+        case .androidFHIR:
+            if let typeCursor {
+                refusal(typeCursor, "item '\(linkId)' \(what), which HAPI's parser cannot read, so it throws; expected one of \(expected.joined(separator: ", "))")
+                return nil
+            }
+            return hasOptions ? (.choice, nil) : (.string, .androidThrowsWhenShown("no type"))
+        }
+    }
+
+    /// android-fhir has no view for a url item or an open-choice item without answer options (they fall to the
+    /// `else` of QuestionnaireLists.kt:258-279 unless the item has options, :254-256): showing one throws. An
+    /// external answerValueSet counts as options: the host resolves it (`ExternalAnswerValueSetResolver`,
+    /// EnabledAnswerOptionsEvaluator.kt:154-186), as SurveyReplay assumes for choice items. The other engine
+    /// renders them, so the file is read once per engine.
+    private mutating func androidUnrendered(_ type: FHIR.ItemType, hasChoices: Bool, at cursor: JSONCursor) -> FHIR.Rendering? {
+        guard !hasChoices, type == .url || type == .openChoice else { return nil }
+        differsByEngine = true
+        let what = "\(type.withArticle) item without answer options"
+        guard engine == .androidFHIR else {
+            finding(
+                .warning, cursor, "android-fhir has no view for \(what) and throws NotImplementedError when it shows it; LHC-Forms renders it",
+                hint: type == .url ? "if the form must run in android-fhir, make it a string item" : "give it answerOption or answerValueSet", rule: Self.itemTypeRule)
+            return nil
+        }
+        return .androidThrowsWhenShown(what)
     }
 
     private mutating func decodeEnableWhen(_ object: JSONObjectCursor, linkId: String, item: Int) -> ([FHIR.EnableWhen], FHIR.EnableBehavior?) {
@@ -376,40 +435,86 @@ struct FHIRDecoder {
             } else {
                 error(condition["operator"] ?? entry, "an enableWhen of '\(linkId)' has no \"operator\"; expected one of exists, =, !=, >, <, >=, <= (1..1)")
             }
-            guard let (answer, asWritten) = conditionValue(condition, linkId: linkId, op: op) else { continue }
+            guard let value = conditionValue(condition, linkId: linkId, op: op) else { continue }
             if let question, let op {
-                if asWritten { writtenValues.append((item, conditions.count)) }
-                conditions.append(FHIR.EnableWhen(question: question, op: op, answer: answer, location: entry.location))
+                if value.asWritten { writtenValues.append((item, conditions.count)) }
+                if engine == .lhcForms, op != .exists { triggers.append((item, conditions.count, value.written)) }
+                var decoded = FHIR.EnableWhen(question: question, op: op, answer: value.answer, location: entry.location)
+                decoded.androidFailure = value.androidFailure
+                conditions.append(decoded)
             }
         }
-        var behavior: FHIR.EnableBehavior?
-        if let cursor = object["enableBehavior"], let name = cursor.stringValue {
-            behavior = FHIR.EnableBehavior(rawValue: name)
-            if behavior == nil { error(cursor, "unknown enableBehavior \"\(name)\"; expected all or any") }
-        } else if let cursor = object["enableBehavior"] {
-            error(cursor, "expected \"all\" or \"any\" for \"enableBehavior\", found \(cursor.node.kindDescription)")
-        }
-        if entries.count > 1, object["enableBehavior"] == nil, let cursor = object["enableWhen"] {
+        var behavior = decodeBehavior(object, linkId: linkId, hasConditions: !entries.isEmpty)
+        if entries.count > 1, behavior == nil, let cursor = object["enableWhen"] {
             constraint(
                 "que-12", cursor,
-                "'\(linkId)' has \(entries.count) enableWhen conditions but no enableBehavior: LHC-Forms reads them as any, android-fhir refuses the file, C3-PRO ANDs them",
+                "'\(linkId)' has \(entries.count) enableWhen conditions but no enableBehavior: LHC-Forms reads them as any, android-fhir throws IllegalStateException when it first evaluates the item, C3-PRO ANDs them",
                 hint: "add \"enableBehavior\": \"all\" or \"any\"")
             differsByEngine = true
-            switch engine {
-            case .lhcForms:
+            if engine == .lhcForms {
                 // Without a logic, _checkSkipLogic takes ANY (LHNCBC/lforms@24c71875 src/fhir/R4R5-common/sdc-import.js:98-100,
-                // src/lib/lforms/lhc-form-data.ts:3994-4001).
+                // src/lib/lforms/lhc-form-data.ts:3994-4001). android-fhir keeps none and throws when it evaluates the
+                // item (FHIRProfile.combine).
                 behavior = .any
-            case .androidFHIR:
-                refusal(
-                    cursor,
-                    "'\(linkId)' has several enableWhen and no enableBehavior, on which EnablementEvaluator throws IllegalStateException (google/android-fhir@28a50345 datacapture/src/main/java/com/google/android/fhir/datacapture/enablement/EnablementEvaluator.kt:166-172)")
             }
         }
         return (conditions, behavior)
     }
 
-    /// An enableWhen's answer[x], and whether it is kept as written for LHC-Forms to type by its source.
+    /// `enableBehavior` as the engine reads it. R4 has the codes all and any. LHC-Forms reads it only on an
+    /// item with enableWhen, if truthy, and upper-cases it (sdc-import.js:98-100): "ALL" and "Any" work, any
+    /// other string is neither all nor any, so the item is never enabled (lhc-form-data.ts:3994-3999), and a
+    /// value that is not a string throws a TypeError at import. android-fhir's HAPI parser refuses a code that
+    /// is not exactly all or any (a blank one is left unset).
+    private mutating func decodeBehavior(_ object: JSONObjectCursor, linkId: String, hasConditions: Bool) -> FHIR.EnableBehavior? {
+        guard let cursor = object["enableBehavior"] else { return nil }
+        let json = cursor.node.plain
+        if let name = json.stringValue, let behavior = FHIR.EnableBehavior(rawValue: name), behavior != .neither { return behavior }
+        var lhc: FHIR.EnableBehavior?
+        var lhcThrows = false
+        let lhcWords: String
+        switch json {
+        case _ where !FHIRLenientReading.truthy(json) || !hasConditions:
+            lhcWords = hasConditions ? "ignores it (falsy)" : "ignores it (no enableWhen)"
+        case .string(let name):
+            let upper = name.uppercased()
+            lhc = upper == "ALL" ? .all : upper == "ANY" ? .any : .neither
+            lhcWords = lhc == .neither ? "reads \"\(upper)\", neither ALL nor ANY, so the item is never enabled" : "upper-cases it and reads \(upper)"
+        default:
+            lhcThrows = true
+            lhcWords = "throws a TypeError at import (toUpperCase is not a function), so it refuses the file"
+        }
+        let hapi = FHIRLenientReading.hapiText(json).map { $0.trimmingCharacters(in: .whitespaces) }
+        let androidUnset = json == .null || hapi?.isEmpty == true
+        differsByEngine = true
+        finding(
+            .error, cursor,
+            "enableBehavior is \(FHIRLenientReading.describe(json)), not the code all or any as R4 requires: LHC-Forms \(lhcWords), android-fhir \(androidUnset ? "leaves it unset (HAPI leaves a blank value unset)" : "refuses the file (HAPI's parser cannot read the code)")",
+            hint: "write \"enableBehavior\": \"all\" or \"any\"", rule: Self.jsonTypeRule)
+        switch engine {
+        case .lhcForms:
+            if lhcThrows {
+                refusal(cursor, "enableBehavior of '\(linkId)' is \(FHIRLenientReading.describe(json)), on which sdc-import.js:99 calls toUpperCase and throws a TypeError; expected \"all\" or \"any\"")
+            }
+            return lhc
+        case .androidFHIR:
+            if !androidUnset { refusal(cursor, "enableBehavior of '\(linkId)' is \(FHIRLenientReading.describe(json)), which HAPI's parser cannot read, so it throws; expected \"all\" or \"any\"") }
+            return nil
+        }
+    }
+
+    /// An enableWhen's answer[x] as the engine reads it.
+    struct ConditionValue {
+        let answer: FHIR.Value
+        /// Whether LHC-Forms keeps it as written, to be typed by the item the condition reads.
+        var asWritten = false
+        /// The JSON as written (nil: no answer[x]), which LHC-Forms makes its trigger of.
+        var written: JSONValue?
+        /// Why android-fhir throws when it evaluates the condition.
+        var androidFailure: String?
+    }
+
+    /// An enableWhen's answer[x] as the engine reads it.
     ///
     /// A value whose JSON is not of its answer[x] type breaks R4 (lint `fhir-json-type`, an error at the value).
     /// LHC-Forms takes the first `answer…` member's value as written, whatever its type suffix
@@ -417,12 +522,23 @@ struct FHIRDecoder {
     /// compares it by the type of the item the condition reads (src/fhir/R4R5-common/sdc-import.js:79-95), so
     /// its type is settled once every item is read (`typeWrittenValues`). android-fhir parses the value's
     /// text as the suffix's type and refuses the file when it cannot (`FHIRLenientReading.hapiValue`).
-    /// `exists` reads answerBoolean: LHC-Forms by its truthiness (`trigger.exists && hasAnswer`,
-    /// src/lib/lforms/lhc-form-data.ts:3878-3880), android-fhir through HAPI's `answerBooleanType`, which
-    /// throws for another type or a missing value (EnablementEvaluator.kt:192-197).
-    private mutating func conditionValue(_ condition: JSONObjectCursor, linkId: String, op: FHIR.Operator?) -> (FHIR.Value, asWritten: Bool)? {
+    /// `exists` reads answerBoolean: LHC-Forms by its truthiness, a missing one being false
+    /// (`trigger.exists && hasAnswer || !trigger.exists && !hasAnswer`, src/lib/lforms/lhc-form-data.ts:3878-3880),
+    /// android-fhir through HAPI's `answerBooleanType`, which throws for another type or a missing value when
+    /// the condition is evaluated (EnablementEvaluator.kt:192-197).
+    private mutating func conditionValue(_ condition: JSONObjectCursor, linkId: String, op: FHIR.Operator?) -> ConditionValue? {
         let allowed: Set<FHIR.ValueType> = [.boolean, .decimal, .integer, .date, .dateTime, .time, .string, .coding, .quantity, .reference]
         let found = FHIRValues.members(condition, prefix: "answer")
+        if found.isEmpty, op == .exists {
+            differsByEngine = true
+            constraint(
+                "que-7", condition.cursor,
+                "an exists condition of '\(linkId)' has no answerBoolean: LHC-Forms reads it as exists false, android-fhir throws when it evaluates it (NullPointerException reading answerBooleanType)",
+                hint: "write \"answerBoolean\": true to test that it is answered, false that it is not")
+            return ConditionValue(
+                answer: FHIR.Value(.boolean, false),
+                androidFailure: engine == .androidFHIR ? "NullPointerException: an exists condition of '\(linkId)' has no answer[x], and answerBooleanType.booleanValue() reads a null value (EnablementEvaluator.kt:192-197)" : nil)
+        }
         guard let first = found.first else {
             let expected = allowed.map { "answer" + $0.rawValue }.sorted().joined(separator: ", ")
             error(condition.cursor, "an enableWhen of '\(linkId)' has no answer[x]; expected one of \(expected)")
@@ -442,23 +558,26 @@ struct FHIRDecoder {
             let lhc = FHIRLenientReading.truthy(json)
             let android = first.type == .boolean ? FHIRLenientReading.hapiBoolean(json) : .refused
             differsByEngine = true
-            let androidWords = if case .value(let flag) = android { "as \(CanonicalJSON.compact(flag))" } else { "refuses the file" }
+            let androidWords = if case .value(let flag) = android { "reads it as \(CanonicalJSON.compact(flag))" } else { "throws when it evaluates it" }
             let message = "operator exists with \"\(first.key)\": \(CanonicalJSON.compact(json))"
-            let effect = "LHC-Forms tests \(lhc ? "that it is answered" : "that it is not") (the value's JavaScript truthiness), android-fhir reads it \(androidWords)"
+            let effect = "LHC-Forms tests \(lhc ? "that it is answered" : "that it is not") (the value's JavaScript truthiness), android-fhir \(androidWords)"
             if first.type != .boolean {
                 constraint("que-7", first.cursor, "\(message) where exists takes answerBoolean: \(effect)", hint: "write \"answerBoolean\": true to test that it is answered, false that it is not")
             } else {
                 finding(.error, first.cursor, "\(message) is not true or false as R4 JSON requires: \(effect)", hint: "write \"answerBoolean\": \(lhc)", rule: Self.jsonTypeRule)
             }
             switch (engine, android) {
-            case (.lhcForms, _): return (FHIR.Value(.boolean, .bool(lhc)), false)
-            case (.androidFHIR, .value(let flag)): return (FHIR.Value(.boolean, flag), false)
+            case (.lhcForms, _): return ConditionValue(answer: FHIR.Value(.boolean, .bool(lhc)))
+            case (.androidFHIR, .value(let flag)): return ConditionValue(answer: FHIR.Value(.boolean, flag))
             case (.androidFHIR, _):
-                refusal(first.cursor, "an exists condition of '\(linkId)' has \"\(first.key)\": \(CanonicalJSON.compact(json)), which HAPI cannot give as answerBooleanType, so evaluating it throws (EnablementEvaluator.kt:192-197)")
-                return nil
+                let reason = first.type == .boolean
+                    ? "\"\(first.key)\": \(CanonicalJSON.compact(json)) is no boolean HAPI can parse" : "answerBooleanType on an \(first.key) throws FHIRException (type mismatch)"
+                return ConditionValue(
+                    answer: FHIR.Value(first.type, json),
+                    androidFailure: "an exists condition of '\(linkId)': \(reason) (google/android-fhir@28a50345 datacapture/src/main/java/com/google/android/fhir/datacapture/enablement/EnablementEvaluator.kt:192-197)")
             }
         }
-        guard let problem = FHIRValues.problem(json, as: first.type) else { return (FHIR.Value(first.type, json), false) }
+        guard let problem = FHIRValues.problem(json, as: first.type) else { return ConditionValue(answer: FHIR.Value(first.type, json), written: json) }
         differsByEngine = true
         let android = FHIRLenientReading.hapiValue(json, as: first.type)
         let question = condition["question"]?.stringValue ?? "?"
@@ -469,13 +588,13 @@ struct FHIRDecoder {
             hint: "write the value with the answer[x] of the question's answers", rule: Self.jsonTypeRule)
         switch engine {
         case .lhcForms:
-            return (FHIR.Value(first.type, json), true)
+            return ConditionValue(answer: FHIR.Value(first.type, json), asWritten: true, written: json)
         case .androidFHIR:
             guard let android else {
                 refusal(first.cursor, "\"\(first.key)\" is \(FHIRLenientReading.describe(json)), which HAPI's parser cannot read as \(first.type.rawValue.lowercased()), so it throws")
                 return nil
             }
-            return (FHIR.Value(first.type, android), false)
+            return ConditionValue(answer: FHIR.Value(first.type, android))
         }
     }
 
@@ -497,6 +616,41 @@ struct FHIRDecoder {
             else { continue }
             decoded.enableWhen[index] = FHIR.EnableWhen(question: condition.question, op: condition.op, answer: FHIR.Value(type, condition.answer.json), location: condition.location)
             items[item] = decoded
+        }
+    }
+
+    /// LHC-Forms' trigger of each condition, converted by the data type of the last item with its linkId
+    /// (`_createLinkIdItemMap` keeps the last, sdc-import-common.js:1239-1255; `_processSkipLogic` converts by
+    /// it, sdc-import.js:79-95). A conversion that throws makes LHC-Forms refuse the file.
+    private mutating func makeTriggers() {
+        guard !triggers.isEmpty else { return }
+        var last: [String: Int] = [:]
+        for (index, item) in items.enumerated() {
+            if let item { last[item.linkId] = index }
+        }
+        for (item, index, written) in triggers {
+            guard var decoded = items[item], let source = last[decoded.enableWhen[index].question].flatMap({ items[$0] }) else { continue }
+            let condition = decoded.enableWhen[index]
+            let lastType = FHIRLHCForms.DataType(source)
+            switch FHIRLHCForms.trigger(written, lastItemType: lastType) {
+            case .success(let trigger):
+                decoded.enableWhen[index].lhcTrigger = trigger
+                items[item] = decoded
+                if lastType == .coding, trigger == .null || condition.op.isOrdering {
+                    let what = condition.op.isOrdering ? "the ordering \(condition.op.rawValue) gives no trigger value" : "LHC-Forms makes no Coding of its \(condition.answer.member.key)"
+                    findings.append(
+                        Diagnostic(
+                            .warning, file: file, location: condition.location,
+                            message: "an enableWhen of '\(decoded.linkId)' reads the choice item '\(condition.question)' and \(what): LHC-Forms throws a TypeError (_codingsEqual reads the system of null) as soon as '\(condition.question)' has an answer; android-fhir compares the values",
+                            hint: "compare a choice item with = or != and answerCoding", rule: Self.choiceTriggerRule))
+                }
+            case .failure(let typeError):
+                errors.append(
+                    Diagnostic(
+                        .error, file: file, location: condition.location,
+                        message: "\(engine.name) refuses this Questionnaire: an enableWhen of '\(decoded.linkId)' reading '\(condition.question)' makes it throw a TypeError at import: \(typeError.reason) (LHNCBC/lforms@24c71875 src/fhir/R4R5-common/sdc-import.js:79-95)",
+                        hint: "see docs/fhir.md, Engines: the other engine may render it (option engine)", rule: Self.refusalRule))
+            }
         }
     }
 

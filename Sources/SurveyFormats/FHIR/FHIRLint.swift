@@ -37,23 +37,27 @@ enum FHIRLint {
                 }
                 if condition.op.isOrdering, !condition.answer.type.isOrdered {
                     add(
-                        .warning, "'\(condition.op.rawValue)' on answer\(condition.answer.type.rawValue) is always false: only integer, decimal, date, dateTime, time, string and Quantity have an order",
+                        .warning,
+                        "'\(condition.op.rawValue)' on answer\(condition.answer.type.rawValue) has no order: only integer, decimal, date, dateTime, time, string and Quantity have one; LHC-Forms never matches it (on a choice item it throws a TypeError once the item is answered), android-fhir's compareTo throws NotImplementedError",
                         hint: "use = or != for booleans, Codings and References", rule: "fhir-operator-type")
                 } else if let reason = mismatch(condition, source: source), condition.op != .exists {
-                    add(.warning, "\(reason): the condition '\(condition.description)' of '\(item.linkId)' never matches an answer", hint: "use the answer[x] type of the question's answers", rule: "fhir-answer-type")
+                    add(
+                        .warning,
+                        "\(reason): = in '\(condition.description)' of '\(item.linkId)' never matches an answer; LHC-Forms compares JavaScript values, so its != is loose and its orderings on numbers coerce, while android-fhir's orderings throw",
+                        hint: "use the answer[x] type of the question's answers", rule: "fhir-answer-type")
                 } else if condition.op != .exists, let reason = neverMatches(condition, source: source) {
                     let effect = condition.op == .notEquals ? "is always true" : "can never be true"
                     add(.warning, "\(reason), so '\(condition.description)' on '\(item.linkId)' \(effect)", hint: "compare with one of the options' values", rule: "fhir-never-matches")
                 }
                 if condition.op != .exists, condition.answer.type.isNumber, let expected = numberType(source), expected != condition.answer.type {
                     add(
-                        .warning, "answer\(condition.answer.type.rawValue) against the \(source.type.rawValue) item '\(source.linkId)': LHC-Forms and SurveyReplay compare the numbers, android-fhir fails on the type mismatch",
+                        .warning, "answer\(condition.answer.type.rawValue) against the \(source.type.rawValue) item '\(source.linkId)': LHC-Forms compares the numbers; android-fhir's equals tests the class, so = is false and != true, and its orderings throw (MoreTypes.kt:35, 50-54)",
                         hint: "write answer\(expected.rawValue)", rule: "fhir-number-type")
                 }
                 if condition.op == .notEquals {
                     add(
                         .note, "'\(condition.description)' is true while '\(source.linkId)' is unanswered in LHC-Forms and R5, false in android-fhir (which also reads [a, b] != a as true)",
-                        hint: "SurveyReplay follows LHC-Forms by default; `option not-equals any-answer-differs` simulates android-fhir", rule: "fhir-not-equals-unanswered")
+                        hint: "SurveyReplay follows LHC-Forms by default; `option engine android-fhir` (or `option not-equals any-answer-differs`) simulates android-fhir", rule: "fhir-not-equals-unanswered")
                 }
                 found += placementFindings(outline, dependent: index, source: sourceIndex, condition: condition)
             }

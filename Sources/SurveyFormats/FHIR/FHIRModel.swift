@@ -87,6 +87,12 @@ public enum FHIR {
         public let op: Operator
         public let answer: Value
         public let location: SourceLocation
+        /// Under LHC-Forms' reading: the skip-logic trigger LHC-Forms compares, converted by the data type of
+        /// the last item with the linkId (`FHIRLHCForms.trigger`); nil for `exists` and under android-fhir.
+        var lhcTrigger: FHIRJSValue?
+        /// Under android-fhir's reading: why evaluating this condition throws (an `exists` whose answer[x] is
+        /// not a boolean or is missing), or nil.
+        var androidFailure: String?
 
         /// `question op answer`, as coverage and messages show a condition.
         public var description: String {
@@ -96,6 +102,21 @@ public enum FHIR {
 
     public enum EnableBehavior: String, Sendable {
         case all, any
+        /// LHC-Forms' reading of a behavior other than all and any (upper-cased, `lhc-form-data.ts:3994-3999`):
+        /// neither, so its skip logic never enables the item.
+        case neither
+    }
+
+    /// How the engine of a reading renders an item its type does not fit, when it does not render it as that
+    /// type says.
+    public enum Rendering: Sendable, Equatable {
+        /// LHC-Forms has no data type for it (no type, an unknown one, or `reference`): `_getDataType` gives the
+        /// lowercase 'string', a text box (the template's default case) whose answers are exported nowhere and
+        /// which skip logic reads only by `exists`. The type as written, if any.
+        case lhcTextBox(written: String?)
+        /// android-fhir has no view for it (no type, `url`, `open-choice` without options): showing it throws
+        /// NotImplementedError (`QuestionnaireLists.kt:249-279`). Why, for messages.
+        case androidThrowsWhenShown(String)
     }
 
     public struct AnswerOption: Sendable {
@@ -184,6 +205,8 @@ public enum FHIR {
         public let location: SourceLocation
         /// Where `enableWhen` is, for coverage and lint.
         public let enableWhenLocation: SourceLocation?
+        /// How the engine of this reading renders it when not as its type says (nil: as its type says).
+        public internal(set) var rendering: Rendering?
 
         /// Whether its enablement comes from an SDC enableWhenExpression, which is not evaluated.
         public var enablementIsExpression: Bool { expressions.contains { $0.kind == .enableWhen } }

@@ -169,11 +169,22 @@ public struct FHIRSurvey: Survey {
 
     public var profiles: [String] { [Self.r4Profile, Self.c3proProfile] }
 
-    /// The settings' profile or options do not fit, or the R4 engine they choose refuses the file.
+    /// The settings' profile or options do not fit, or the R4 engine they choose refuses the file or throws as
+    /// the form opens.
     public func problem(with settings: SessionSettings) -> String? {
         if let unknown = unknownSetting(in: settings) { return unknown }
         let engine = FHIREngine.of(settings)
-        guard settings.profile != Self.c3proProfile, case .failure(let refusals) = reading(for: engine) else { return nil }
+        guard settings.profile != Self.c3proProfile else {
+            // An item without an R4 type loads only because LHC-Forms renders it; C3-PRO's reading of it is not simulated.
+            let untyped = items.first { item in
+                guard case .lhcTextBox(let written)? = item.rendering else { return false }
+                return written.flatMap(FHIR.ItemType.init(rawValue:)) == nil
+            }
+            return untyped.map { "the c3pro profile does not simulate '\($0.linkId)', an item without an R4 type (\($0.location.position)): only LHC-Forms' reading of it is simulated (a text box)" }
+        }
+        guard case .failure(let refusals) = reading(for: engine) else {
+            return (try? reading(for: engine).get()).flatMap { FHIRSession(survey: $0, settings: settings, coverage: nil).openingFailure }
+        }
         let others = FHIREngine.allCases.filter { $0 != engine && (try? reading(for: $0).get()) != nil }.map { "option engine \($0.rawValue)" }
         let alternative = others.isEmpty ? "" : " (it renders under \(others.joined(separator: ", ")))"
         return "\(engine.name) does not render this Questionnaire\(alternative):\n" + refusals.diagnostics.map(\.description).joined(separator: "\n")
