@@ -147,4 +147,22 @@ struct FHIREngineFailureTests {
         let ordering = try fhirSession(items[0], fhirItem("gt", "string", enableWhen: [condition("n", ">", #""answerDecimal": 2.5"#)]), options: Self.android)
         #expect(ordering.perform(.answer("n", 3)).outcome.message?.contains("IllegalArgumentException") == true)
     }
+
+    @Test(
+        "walks over a file whose engines throw on some answers and whose android-fhir pass goes stale find no engine error under either engine, and their responses read back",
+        arguments: FHIREngine.allCases)
+    func walksOverFailuresAndPasses(engine: FHIREngine) throws {
+        let twoConditions = [condition("gate", "exists", #""answerBoolean": true"#), condition("gate", "=", #""answerBoolean": true"#)]
+        let survey = try loadQuestionnaire(
+            questionnaireText([
+                fhirItem("first", "string", enableWhen: [condition("src", "exists", #""answerBoolean": true"#)]), fhirItem("gate", "boolean"),
+                fhirItem("g", "group", enableWhen: [condition("gate", "=", #""answerBoolean": true"#)], items: [fhirItem("t", "string", enableWhen: twoConditions)]),
+                fhirItem("src", "string", enableWhen: [condition("gate", "exists", #""answerBoolean": false"#)]),
+                fhirItem("c", "choice", #""answerOption": [{"valueInteger": 1}, {"valueInteger": 2}]"#),
+                fhirItem("two", "string", enableWhen: [condition("c", "=", #""answerInteger": 2"#)]),
+            ]))
+        let settings = SessionSettings(today: testToday, options: [FHIRSurvey.engineOption: engine.rawValue])
+        #expect(survey.problem(with: settings) == nil)
+        #expect(walksSubmitted(survey, settings: settings, walks: 30, maxSteps: 40) > 0)
+    }
 }

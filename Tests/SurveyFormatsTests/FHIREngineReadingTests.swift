@@ -132,6 +132,22 @@ struct FHIREngineReadingTests {
     }
 
     @Test(
+        "coverage claims = impossible for a value of another JavaScript type only: LHC-Forms' != is loose, its orderings coerce, and answerDate on a string item is a string it can equal")
+    func coverageClaimsAcrossTypes() throws {
+        let items = [
+            fhirItem("n", "integer"), fhirItem("eq", "string", enableWhen: [condition("n", "=", #""answerString": "5""#)]),
+            fhirItem("ne", "string", enableWhen: [condition("n", "!=", #""answerString": "5""#)]),
+            fhirItem("gt", "string", enableWhen: [condition("n", ">", #""answerString": "5""#)]),
+            fhirItem("s", "string"), fhirItem("day", "string", enableWhen: [condition("s", "=", #""answerDate": "2024-01-01""#)]),
+        ]
+        let leaves = try loadQuestionnaire(questionnaireText(items)).coveragePlan().leaves
+        #expect(leaves.map { Set($0.impossible.keys) } == [[true], [], [], []])
+        let session = try fhirSession(items)
+        session.play(.answer("s", "2024-01-01"))
+        #expect(session.isVisible("day"))
+    }
+
+    @Test(
         "an integer or string enableWhen on a choice item: LHC-Forms makes its trigger null (_copyTriggerCoding keeps only a Coding's parts) and throws a TypeError once the item is answered, so that answer is refused; with an initialSelected option the form throws as it opens; android-fhir compares the values")
     func nonCodingTriggerOnChoice() throws {
         let choice = { (extra: String) in fhirItem("c", "choice", #""answerOption": [{"valueInteger": 1}, {"valueInteger": 2\#(extra)}]"#) }

@@ -47,6 +47,16 @@ public enum FHIR {
         }
 
         var isNumber: Bool { self == .integer || self == .decimal }
+
+        /// The JavaScript type LHC-Forms holds such a value as: "number", "string", "boolean" or "object".
+        var javaScriptKind: String {
+            switch self {
+            case .integer, .decimal: "number"
+            case .boolean: "boolean"
+            case .date, .dateTime, .time, .string, .uri: "string"
+            case .coding, .quantity, .reference, .attachment: "object"
+            }
+        }
     }
 
     /// One typed value: its type and its JSON as the response writes it under `value<Type>`.
