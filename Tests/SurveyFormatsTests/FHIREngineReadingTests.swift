@@ -225,7 +225,7 @@ struct FHIREngineReadingTests {
     }
 
     @Test(
-        "an item without a type, or with one LHC-Forms does not know (a reference item too), is a text box in LHC-Forms: text answers, none in the response, read by enableWhen only through exists (sdc-import.js:36-92, lhc-form-data.ts:3929-3976, sdc-export.js:66-150); android-fhir refuses an unknown code")
+        "an item without a type, or with one LHC-Forms does not know (a reference item too), is a text box in LHC-Forms: text answers, none in the response, read by enableWhen only through exists (sdc-import.js:36-92, lhc-form-data.ts:3929-3976, sdc-export.js:66-146); android-fhir refuses an unknown code")
     func untypedItemsAreTextBoxes() throws {
         let items = [
             #"{"linkId": "free", "text": "Anything"}"#, fhirItem("slider", "slider"), fhirItem("ref", "reference"),

@@ -2,8 +2,8 @@ import SurveyCore
 
 /// android-fhir's enableWhen (google/android-fhir@28a50345): `EnablementEvaluator.evaluateEnableWhen` tests
 /// `exists` against whether the response item has answers, and every other operator by a predicate over its
-/// answers, true when one answer satisfies it (datacapture/.../enablement/EnablementEvaluator.kt:183-207,
-/// 252-281). The predicate compares with `equals` and `compareTo` of common/.../MoreTypes.kt:34-85, which
+/// answers, true when one answer satisfies it (datacapture/.../enablement/EnablementEvaluator.kt:178-207,
+/// 257-281). The predicate compares with `equals` and `compareTo` of common/.../MoreTypes.kt:34-85, which
 /// throw on what they cannot compare: that is the engine failing, and the session refuses the action.
 ///
 /// Where those two compare values as SurveyReplay's reference rules do not, docs/fhir.md says which is

@@ -93,7 +93,7 @@ enum FHIRJSValue: Equatable, Sendable {
 
 /// LHC-Forms' skip logic (LHNCBC/lforms@24c71875): each enableWhen becomes a trigger at import
 /// (`_processSkipLogic`, src/fhir/R4R5-common/sdc-import.js:66-102), compared with the source item's value by
-/// its data type at run time (`_checkSkipLogicCondition`, src/lib/lforms/lhc-form-data.ts:3863-3983).
+/// its data type at run time (`_checkSkipLogicCondition`, src/lib/lforms/lhc-form-data.ts:3870-3984).
 ///
 /// Where the trigger and the source's answers are of one JavaScript type (a number against a numeric item, a
 /// string against a text or date item), SurveyReplay compares as the reference recommends
@@ -187,7 +187,7 @@ enum FHIRLHCForms {
         _ condition: FHIR.EnableWhen, trigger: FHIRJSValue, source: FHIR.Item, answers: [FHIR.Value], notEquals: FHIRStandardRules.NotEquals
     ) -> Result<Bool, TypeError> {
         let dataType = DataType(source)
-        // No answer: only `!=` with a trigger that has a value holds (lhc-form-data.ts:3977-3981).
+        // No answer: only `!=` with a trigger that has a value holds (lhc-form-data.ts:3978-3982).
         guard !answers.isEmpty else { return .success(condition.op == .notEquals && !trigger.isEmpty && notEquals == .noAnswerEquals) }
         if dataType == .coding { return codingSource(condition.op, trigger, answers, notEquals: notEquals) }
         if dataType != .untyped, let json = trigger.json,
@@ -200,7 +200,7 @@ enum FHIRLHCForms {
         let values = answers.map(value(of:))
         switch (dataType, hasList) {
         case (.integer, true), (.string, true), (.date, true), (.time, true):
-            // `triggerValue === answerValue.text` (lhc-form-data.ts:3884-3927); an ordering's trigger has
+            // `triggerValue === answerValue.text` (lhc-form-data.ts:3885-3927); an ordering's trigger has
             // neither value nor notEqual, so it never holds.
             let equal = { (value: FHIRJSValue) in trigger.strictlyEquals(value) }
             return .success(compare(condition.op, values, equal: equal, notEquals: notEquals, order: { _ in false }))

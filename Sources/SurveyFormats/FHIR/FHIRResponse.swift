@@ -85,7 +85,7 @@ struct FHIRStandardResponse: FHIRResponseWriter {
             result["item"] = .array(nested)
         default:
             // LHC-Forms exports no answer for an item without a data type of its own (`_lfItemValueToFhirAnswer`
-            // knows no field for 'string', src/fhir/STU3R4-common/sdc-export.js:66-150).
+            // knows no field for 'string', src/fhir/STU3R4-common/sdc-export.js:66-146).
             if case .lhcTextBox? = item.rendering { return nil }
             let answers = input.answers(at: position)
             guard !answers.isEmpty else { return nil }
