@@ -323,6 +323,27 @@ struct SurveyNativeConditionTests {
         #expect(session.visibleQuestions == ["a"])
     }
 
+    @Test(
+        "a simple condition or a tree without an operation string crashes when evaluated (`as! String`, SQ:471, 495), even with a value: the action is refused; a missing operation is not an unknown one")
+    func conditionWithoutOperationRefusesTheAction() throws {
+        for showIf in [#"{"id": "a", "value": "Yes"}"#, #"{"subconditions": [{"id": "a", "operation": "equals", "value": "Yes"}]}"#] {
+            let session = try startSession(select("a"), select("target", showIf: showIf), select("end"))
+            let result = session.perform(.answer("a", "Yes"))
+            #expect(result.outcome.message?.contains("force-casts") == true, "\(showIf)")
+            #expect(session.answer(for: "a") == nil)
+        }
+        // An operation the engine does not know is read, and false.
+        #expect(try !showIfHolds(#"{"id": "a", "operation": "is", "value": "Yes"}"#, performing: [.answer("a", "Yes")]))
+    }
+
+    @Test(
+        "subconditions that are not an array of condition objects make no tree (`as? [[String : Any]]`, SQ:494): the condition is malformed and true, unless its operation is custom")
+    func subconditionsOfAnotherShapeAreMalformed() throws {
+        let withJunk = #"{"operation": "and", "subconditions": [{"id": "a", "operation": "equals", "value": "No"}, "junk"]}"#
+        #expect(try showIfHolds(withJunk, performing: [.answer("a", "Yes")]))
+        #expect(try showIfHolds(#"{"operation": "or", "subconditions": {"id": "a", "operation": "equals", "value": "No"}}"#, performing: [.answer("a", "Yes")]))
+    }
+
     // MARK: lazy evaluation and the dependency map
 
     @Test("a first question whose show_if reads a later, unanswered question is shown though its condition is false")

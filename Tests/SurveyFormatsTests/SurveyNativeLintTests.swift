@@ -426,6 +426,12 @@ struct SurveyNativeLintTests {
         #expect(linted.findings.count == 1)
     }
 
+    @Test("a condition without an operation string crashes the engine when evaluated (SQ:471), with or without a value")
+    func conditionWithoutOperation() {
+        let linted = Linted(select("a"), select("q", showIf: #"{"id": "a", "value": "Yes"}"#), select("end"))
+        linted.expectOne("sn-condition-without-value", .error, at: #"{"id": "a", "value""#, saying: "has no \"operation\" string")
+    }
+
     @Test("a failing validation without on_fail_message, or a dynamic one without for_label, crashes the engine")
     func validationCrashesOnMissingKeys() {
         let message = Linted(textField("age", validations(#"{"operation": "greater than", "value": 10}"#)))
