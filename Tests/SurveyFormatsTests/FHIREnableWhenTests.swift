@@ -178,8 +178,10 @@ struct FHIREnableWhenTests {
         #expect(try !enabled(">", #""answerInteger": 2"#, [0, 2]))
         #expect(try !enabled("!=", #""answerInteger": 2"#, [1, 2]))
         #expect(try enabled("!=", #""answerInteger": 3"#, [1, 2]))
-        // android-fhir: any answer differs.
+        // android-fhir: any answer differs (EnablementEvaluator.kt:203, 264-266), its engine's default.
         #expect(try enabled("!=", #""answerInteger": 2"#, [1, 2], options: [FHIRSurvey.notEqualsOption: "any-answer-differs"]))
+        #expect(try enabled("!=", #""answerInteger": 2"#, [1, 2], options: [FHIRSurvey.engineOption: "android-fhir"]))
+        #expect(try !enabled("!=", #""answerInteger": 2"#, [2, 2], options: [FHIRSurvey.engineOption: "android-fhir"]))
     }
 
     /// Whether `target`, enabled by `source = condition`, shows once `picked` (one of `options`) is chosen.

@@ -40,6 +40,12 @@ struct FHIREngineReadingTests {
         #expect(try item("t", in: accepted, .androidFHIR).repeats)
         #expect(try !item("f", in: accepted, .androidFHIR).repeats)
         #expect(try !item("e", in: accepted, .androidFHIR).repeats)
+        // "True" (BooleanType.parse is case-sensitive) and the number 1 (its text "1") are refused too; LHC-Forms reads both as true.
+        for written in [#""True""#, "1"] {
+            let flagged = [fhirItem("r", "string", "\"required\": \(written)")]
+            #expect(try item("r", in: flagged, .lhcForms).required, "\(written)")
+            #expect(try reading(flagged, .androidFHIR).failure != nil, "\(written)")
+        }
         let lint = fhirLint(items).with(rule: "fhir-json-type")
         #expect(lint.map(\.pointer) == ["/item/0/repeats", "/item/1/repeats", "/item/2/repeats", "/item/3/required"])
         #expect(lint.allSatisfy { $0.severity == .error })
