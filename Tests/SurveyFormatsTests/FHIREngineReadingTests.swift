@@ -118,11 +118,7 @@ struct FHIREngineReadingTests {
     @Test(
         "answerInteger \"2\" (a string) on an integer item: LHC-Forms' = never matches (\"2\" === 2 is false), but its != is loose and its orderings coerce (lhc-form-data.ts:3931-3956, 3706-3750); android-fhir parses \"2\" as 2")
     func answerIntegerStringNotEqualsAndOrderings() throws {
-        let items = [
-            fhirItem("n", "integer"), fhirItem("eq", "string", enableWhen: [condition("n", "=", #""answerInteger": "2""#)]),
-            fhirItem("ne", "string", enableWhen: [condition("n", "!=", #""answerInteger": "2""#)]),
-            fhirItem("gt", "string", enableWhen: [condition("n", ">", #""answerInteger": "2""#)]),
-        ]
+        let items = comparedItems("n", "integer", answer: #""answerInteger": "2""#)
         let lhc = try fhirSession(items)
         #expect(lhc.visibleQuestions == ["n", "ne"], "!= with a value holds while n is unanswered")
         lhc.play(.answer("n", 2))
@@ -140,12 +136,9 @@ struct FHIREngineReadingTests {
     @Test(
         "coverage claims = impossible for a value of another JavaScript type only: LHC-Forms' != is loose, its orderings coerce, and answerDate on a string item is a string it can equal")
     func coverageClaimsAcrossTypes() throws {
-        let items = [
-            fhirItem("n", "integer"), fhirItem("eq", "string", enableWhen: [condition("n", "=", #""answerString": "5""#)]),
-            fhirItem("ne", "string", enableWhen: [condition("n", "!=", #""answerString": "5""#)]),
-            fhirItem("gt", "string", enableWhen: [condition("n", ">", #""answerString": "5""#)]),
-            fhirItem("s", "string"), fhirItem("day", "string", enableWhen: [condition("s", "=", #""answerDate": "2024-01-01""#)]),
-        ]
+        let items =
+            comparedItems("n", "integer", answer: #""answerString": "5""#)
+            + [fhirItem("s", "string"), fhirItem("day", "string", enableWhen: [condition("s", "=", #""answerDate": "2024-01-01""#)])]
         let leaves = try loadQuestionnaire(questionnaireText(items)).coveragePlan().leaves
         #expect(leaves.map { Set($0.impossible.keys) } == [[true], [], [], []])
         let session = try fhirSession(items)

@@ -23,6 +23,12 @@ func condition(_ question: String, _ op: String, _ answer: String) -> String {
     #"{"question": "\#(question)", "operator": "\#(op)", \#(answer)}"#
 }
 
+/// An item `source` of the type and three items enabled by `source = answer`, `source != answer` and
+/// `source > answer`: "eq", "ne" and "gt".
+func comparedItems(_ source: String, _ type: String, answer: String) -> [String] {
+    [fhirItem(source, type)] + [("eq", "="), ("ne", "!="), ("gt", ">")].map { id, op in fhirItem(id, "string", enableWhen: [condition(source, op, answer)]) }
+}
+
 /// `answerCoding` of code `code` in the test system.
 func codingAnswer(_ code: String) -> String { #""answerCoding": {"system": "http://example.org/s", "code": "\#(code)"}"# }
 
