@@ -28,10 +28,10 @@ enum C3PROCorpus {
         try #require(try FormatRegistry.standard.load(file(name)) as? FHIRSurvey)
     }
 
-    /// The answers of a response, by id, as `import` reads them.
+    /// The answers of a response, by id, as `import` reads them under the c3pro profile.
     static func answers(_ survey: FHIRSurvey, _ payload: SourceFile) throws -> [String: JSONValue] {
-        let read = try survey.answers(inPayload: JSONCursor(node: JSONParser.parse(payload)))
-        return Dictionary(read, uniquingKeysWith: { first, _ in first })
+        let read = try survey.readPayload(JSONCursor(node: JSONParser.parse(payload)), settings: settings).answers
+        return Dictionary(read.map { ($0.question, $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 }
 

@@ -95,7 +95,7 @@ struct FHIRC3PROPreparationTests {
 
     // C3-PRO@e5790c52 ConditionalStep.swift:91, 107-110 (no step result for the question: the requirement is passed); Questionnaire+C3-PRO.swift:56-61
     // (only a missing question throws, not one naming no item)
-    @Test("an STU3 enableWhen naming no item loads: C3-PRO counts it as satisfied, the r4 profile cannot run the file, and an R4 file still fails to load")
+    @Test("an STU3 enableWhen naming no item loads: C3-PRO counts it as satisfied, the r4 profile cannot run the file under LHC-Forms; in an R4 file LHC-Forms refuses it, android-fhir renders it")
     func danglingCondition() throws {
         let text = c3proText([
             fhirItem("a", "boolean", #""required": true"#), fhirItem("b", "string", enableWhen: [stu3Condition("nope", #""answerBoolean": true"#)]),
@@ -105,6 +105,8 @@ struct FHIRC3PROPreparationTests {
         #expect(survey.problem(with: c3proSettings()) == nil)
         let r4 = try #require(survey.problem(with: SessionSettings(profile: "r4")))
         #expect(r4.hasPrefix("q.json:1:") && r4.contains("an enableWhen of 'b' reads 'nope', which no item has: the r4 profile cannot evaluate it"))
+        // android-fhir renders it: the condition reads no answer.
+        #expect(survey.problem(with: SessionSettings(profile: "r4", options: [FHIRSurvey.engineOption: "android-fhir"])) == nil)
         let session = try c3proSession(text: text)
         session.play(.answer("a", true))
         let next = session.perform(.tapNext)
@@ -112,8 +114,12 @@ struct FHIRC3PROPreparationTests {
         #expect(next.events == [TraceEvent("enabled_without_result", detail: ["step": "b", "questions": ["nope"]])])
         let rules = FormatRegistry.standard.lint(SourceFile(path: "q.json", text: text)).findings.compactMap(\.rule)
         #expect(rules.contains("fhir-dangling-question") && rules.contains("c3pro-requirement-without-result"))
-        let r4File = questionnaireText([fhirItem("a", "boolean"), fhirItem("b", "string", enableWhen: [condition("nope", "=", #""answerBoolean": true"#)])])
-        #expect(fhirLoadErrors(r4File).map(\.rule) == ["fhir-dangling-question"])
+        // In an R4 file LHC-Forms (the default engine) refuses it, and android-fhir renders it (issue 17).
+        let r4File = try loadQuestionnaire(
+            questionnaireText([fhirItem("a", "boolean"), fhirItem("b", "string", enableWhen: [condition("nope", "=", #""answerBoolean": true"#)])]))
+        let refusal = try #require(r4File.problem(with: SessionSettings(profile: "r4")))
+        #expect(refusal.hasPrefix("LHC-Forms does not render this Questionnaire (it renders under option engine android-fhir)") && refusal.contains("reads 'nope', which no item has"))
+        #expect(r4File.problem(with: SessionSettings(profile: "r4", options: [FHIRSurvey.engineOption: "android-fhir"])) == nil)
     }
 
     // C3-PRO@e5790c52 QuestionnaireItemPromise.swift:264-270 (a scale of step 1); ResearchKit@44c88877 ResearchKit/Common/ORKAnswerFormat.m:1645-1665 (the
@@ -186,9 +192,14 @@ struct FHIRC3PROPreparationTests {
         ])
         let rules = FormatRegistry.standard.lint(SourceFile(path: "q.json", text: Self.unnamed)).findings.compactMap(\.rule)
         #expect(rules.contains("c3pro-generated-linkid") && rules.contains("c3pro-missing-type"))
-        // An R4 file still needs both.
-        let r4 = fhirLoadErrors(questionnaireText([#"{"type": "string"}"#, #"{"linkId": "b"}"#])).map(\.message)
-        #expect(r4.count == 2 && r4[0].contains("has no \"linkId\"") && r4[1].contains("has no \"type\""))
+        // An R4 file still needs a linkId. One without type loads as LHC-Forms renders it (a text box, issue 17), which
+        // the c3pro profile does not simulate.
+        let r4 = fhirLoadErrors(questionnaireText([#"{"type": "string"}"#, fhirItem("a", "boolean")])).map(\.message)
+        #expect(r4.count == 1 && r4[0].contains("has no \"linkId\""))
+        let untyped = try loadQuestionnaire(questionnaireText([fhirItem("a", "boolean"), #"{"linkId": "b"}"#]))
+        #expect(untyped.item("b")?.c3pro.typeMissing == false && untyped.problem(with: SessionSettings(profile: "r4")) == nil)
+        #expect(untyped.problem(with: c3proSettings())?.hasPrefix("q.json:1:") == true)
+        #expect(untyped.problem(with: c3proSettings())?.contains(": the c3pro profile does not simulate 'b', an item without an R4 type") == true)
     }
 
     // C3-PRO@e5790c52 QuestionnaireItemPromise.swift:189-206 (title: code display, else code, else text; text; c3_stripMultipleSpaces), :102-105
@@ -207,7 +218,7 @@ struct FHIRC3PROPreparationTests {
     }
 
     // C3-PRO@e5790c52 Questionnaire+C3-PRO.swift:31-44 (every enableWhen a requirement), ConditionalStep.swift:84-113 (all must hold)
-    @Test("several STU3 enableWhen on one item load: C3-PRO requires all, the r4 profile reads any (LHC-Forms without enableBehavior), and lint says so")
+    @Test("several STU3 enableWhen on one item load: C3-PRO requires all, the r4 profile reads any under LHC-Forms and throws under android-fhir (no enableBehavior), and lint says so")
     func severalConditions() throws {
         let text = c3proText([
             fhirItem("a", "boolean", #""required": true"#), fhirItem("b", "boolean", #""required": true"#),
@@ -222,6 +233,9 @@ struct FHIRC3PROPreparationTests {
         let r4 = try #require(survey.makeSession(SessionSettings(today: testToday)) as? FHIRSession)
         r4.play(.answer("a", true), .answer("b", false))
         #expect(r4.isVisible("s"))
+        // android-fhir keeps no behavior and throws when it evaluates 's', here as the form opens (EnablementEvaluator.kt:166-172).
+        let android = try #require(survey.problem(with: SessionSettings(today: testToday, options: [FHIRSurvey.engineOption: "android-fhir"])))
+        #expect(android.hasPrefix("android-fhir throws as the form opens: IllegalStateException"))
         #expect(FormatRegistry.standard.lint(SourceFile(path: "q.json", text: text)).findings.with(rule: "c3pro-several-conditions").count == 1)
     }
 

@@ -45,15 +45,7 @@ struct FHIRCorpusTests {
     @Test("every Questionnaire loads, a generated walk replays through it, and submitting emits a response", arguments: FHIRCorpus.questionnaires)
     func loadsWalksAndResponds(name: String) throws {
         let survey = try FHIRCorpus.load(name)
-        var walker = Walker(survey: survey, settings: SessionSettings(today: testToday), maxSteps: 60, builtInProperties: true, properties: nil)
-        var submitted = 0
-        for seed in 0..<20 {
-            var stream = ChoiceStream(generator: SplitMix64(seed: UInt64(seed)))
-            let outcome = walker.walk(&stream)
-            #expect(outcome.findings.filter { $0.finding.kind == .engineError }.isEmpty, "\(outcome.findings.map(\.finding.message))")
-            if outcome.submitted { submitted += 1 }
-        }
-        #expect(submitted > 0)
+        #expect(walksSubmitted(survey, settings: SessionSettings(today: testToday), walks: 20, maxSteps: 60) > 0)
         let session = survey.makeSession(SessionSettings(today: testToday))
         session.play(.submit)
         let response = try #require(session.payload?.objectValue)
@@ -61,43 +53,41 @@ struct FHIRCorpusTests {
         #expect(response["status"] != nil)
     }
 
-    @Test("the two invalid files fail to load with a located error naming the problem", arguments: [
-        ("invalid-lforms-enableWhen-missing-linkId.json", "reads 'q11', which no item has"),
-        ("invalid-lforms-enableWhen-missing-question-field.json", "has no \"question\""),
-    ])
-    func invalidFiles(name: String, message: String) throws {
-        let file = try FHIRCorpus.file(name)
+    @Test("every Questionnaire of the corpus loads under the engine that renders it: both render every file but the two invalid ones; android-fhir renders the one naming a missing item", arguments: FHIRCorpus.questionnaires + ["invalid-lforms-enableWhen-missing-linkId.json"])
+    func loadsUnderItsEngine(name: String) throws {
+        let survey = try FHIRCorpus.load(name)
+        let rendering = FHIREngine.allCases.filter { survey.problem(with: SessionSettings(options: [FHIRSurvey.engineOption: $0.rawValue])) == nil }
+        #expect(rendering == (name.hasPrefix("invalid-") ? [.androidFHIR] : [.lhcForms, .androidFHIR]))
+    }
+
+    @Test("an enableWhen without question: neither engine renders it, so the file does not load; the error is located and names both")
+    func invalidMissingQuestion() throws {
+        let file = try FHIRCorpus.file("invalid-lforms-enableWhen-missing-question-field.json")
         do throws(InputError) {
             _ = try FormatRegistry.standard.load(file)
-            Issue.record("expected \(name) not to load")
+            Issue.record("expected it not to load")
         } catch {
             #expect(error.diagnostics.count == 1)
-            #expect(error.diagnostics.first?.message.contains(message) == true)
+            let message = try #require(error.diagnostics.first?.message)
+            #expect(message.contains("has no \"question\"") && message.contains("LHC-Forms refuses the file"))
             #expect(error.diagnostics.first?.position == SourcePosition(line: 27, column: 9))
         }
     }
 
-    @Test("import of the corpus response, then replay, reproduces its answers under answer.item")
-    func importReproducesResponse() throws {
-        let survey = try FHIRCorpus.load("lforms-q-items-under-repeating-choice-item.json")
-        let responseFile = try FHIRCorpus.file("lforms-q-items-under-repeating-choice-item.QuestionnaireResponse.json")
-        let response = try JSONParser.parse(responseFile)
-        let answers = try survey.answers(inPayload: JSONCursor(node: response))
-        let imported = PayloadImporter(survey: survey, settings: SessionSettings(today: testToday)).importAnswers(answers)
-        #expect(imported.problems.isEmpty)
-        let session = survey.makeSession(SessionSettings(today: testToday))
-        session.play(imported.actions)
-        let replayed = try #require(session.payload?.objectValue?["item"])
-        #expect(withoutText(replayed) == withoutText(response.plain.objectValue?["item"] ?? .null))
-    }
-
-    /// Item texts differ in wording between the files; the answers and their nesting are what must match.
-    private func withoutText(_ value: JSONValue) -> JSONValue {
-        switch value {
-        case .object(let members): .object(members.filter { $0.key != "text" }.mapValues(withoutText))
-        case .array(let elements): .array(elements.map(withoutText))
-        default: value
-        }
+    @Test("an enableWhen naming no item: LHC-Forms refuses the file (sdc-import.js:74-78), android-fhir renders it, the condition reading no answer")
+    func invalidMissingLinkId() throws {
+        let survey = try FHIRCorpus.load("invalid-lforms-enableWhen-missing-linkId.json")
+        let refusal = try #require(survey.problem(with: SessionSettings(today: testToday)))
+        #expect(refusal.contains("27:9") && refusal.contains("reads 'q11', which no item has") && refusal.contains("LHC-Forms refuses the file"))
+        let android = SessionSettings(today: testToday, options: [FHIRSurvey.engineOption: "android-fhir"])
+        #expect(survey.problem(with: android) == nil)
+        let session = survey.makeSession(android)
+        #expect(session.visibleQuestions == ["q1"])
+        session.play(.answer("q1", 5))
+        #expect(session.visibleQuestions == ["q1", "q2"])
+        let refused = survey.makeSession(SessionSettings(today: testToday))
+        #expect(refused.visibleQuestions.isEmpty)
+        #expect(refused.perform(.answer("q1", 5)).outcome.kind == .rejected)
     }
 
     @Test("lforms test-enablewhen: 4.3 (!= Diabetes) shows while 4.1 is unanswered, hides for Diabetes; android-fhir's reading hides it")

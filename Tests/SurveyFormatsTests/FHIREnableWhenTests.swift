@@ -14,6 +14,9 @@ struct SourceType: Sendable, CustomTestStringConvertible {
     let different: JSONValue
     let greater: JSONValue?
     let less: JSONValue?
+    /// The engine the rows run under: LHC-Forms, except for a reference item, which LHC-Forms renders as a
+    /// text box (`FHIRLHCForms.DataType`).
+    var engine: FHIREngine = .lhcForms
 
     var testDescription: String { name }
 
@@ -35,7 +38,7 @@ struct SourceType: Sendable, CustomTestStringConvertible {
             different: ["value": 80, "unit": "kg"], greater: ["value": 80, "unit": "kg"], less: ["value": 60, "unit": "kg"]),
         SourceType(
             name: "Reference", item: fhirItem("source", "reference"), answerKey: "answerReference", literal: #"{"reference": "Patient/1"}"#,
-            equal: ["reference": "Patient/1"], different: ["reference": "Patient/2"], greater: nil, less: nil),
+            equal: ["reference": "Patient/1"], different: ["reference": "Patient/2"], greater: nil, less: nil, engine: .androidFHIR),
     ]
 }
 
@@ -62,7 +65,8 @@ func targetEnabled(_ type: SourceType, _ op: String, literal: String? = nil, _ s
         of: #""type":"#, with: #""enableWhen": [\#(condition("gate", "exists", #""answerBoolean": false"#))], "type":"#)
     let answer = op == "exists" ? "\"answerBoolean\": \(literal ?? "true")" : "\"\(type.answerKey)\": \(literal ?? type.literal)"
     let session = try fhirSession(
-        [fhirItem("gate", "boolean"), sourceItem, fhirItem("target", "string", enableWhen: [condition("source", op, answer)])], options: options)
+        [fhirItem("gate", "boolean"), sourceItem, fhirItem("target", "string", enableWhen: [condition("source", op, answer)])],
+        options: options.merging([FHIRSurvey.engineOption: type.engine.rawValue]) { given, _ in given })
     switch state {
     case .answered(let value):
         session.play(.answer("source", value))
@@ -101,10 +105,11 @@ struct FHIREnableWhenTests {
 
     @Test("!= holds when no answer equals the value, so also when unanswered or disabled (R5, LHC-Forms)", arguments: SourceType.all)
     func notEquals(type: SourceType) throws {
-        #expect(try !targetEnabled(type, "!=", .answered(type.equal)))
-        #expect(try targetEnabled(type, "!=", .answered(type.different)))
-        #expect(try targetEnabled(type, "!=", .unanswered))
-        #expect(try targetEnabled(type, "!=", .disabled(type.different)))
+        let r5 = [FHIRSurvey.notEqualsOption: "no-answer-equals"]
+        #expect(try !targetEnabled(type, "!=", .answered(type.equal), options: r5))
+        #expect(try targetEnabled(type, "!=", .answered(type.different), options: r5))
+        #expect(try targetEnabled(type, "!=", .unanswered, options: r5))
+        #expect(try targetEnabled(type, "!=", .disabled(type.different), options: r5))
     }
 
     @Test("!= under the android-fhir option is false when unanswered or disabled", arguments: SourceType.all)
@@ -134,11 +139,29 @@ struct FHIREnableWhenTests {
         }
     }
 
-    @Test("orderings on booleans, Codings and References are always false", arguments: SourceType.all.filter { $0.greater == nil })
-    func orderingsOnUnorderedTypes(type: SourceType) throws {
+    @Test(
+        "orderings on unordered types: never true on booleans in LHC-Forms (its BL case has no range, lhc-form-data.ts:3957-3972); on a choice item LHC-Forms throws once it is answered (no trigger value for _codingsEqual, :3886-3906); android-fhir's compareTo throws on booleans, Codings and References (MoreTypes.kt:81-83)")
+    func orderingsOnUnorderedTypes() throws {
+        let boolean = try #require(SourceType.all.first { $0.name == "boolean" })
+        let coding = try #require(SourceType.all.first { $0.name == "Coding" })
+        let reference = try #require(SourceType.all.first { $0.name == "Reference" })
         for op in [">", "<", ">=", "<="] {
-            #expect(try !targetEnabled(type, op, .answered(type.equal)), "\(op)")
-            #expect(try !targetEnabled(type, op, .answered(type.different)), "\(op)")
+            #expect(try !targetEnabled(boolean, op, .answered(boolean.equal)), "\(op)")
+            #expect(try !targetEnabled(boolean, op, .unanswered), "\(op)")
+            #expect(try !targetEnabled(coding, op, .unanswered), "\(op)")
+            for type in [boolean, coding, reference] {
+                var android = type
+                android.engine = .androidFHIR
+                #expect(try !targetEnabled(android, op, .unanswered), "\(op) \(type.name) unanswered: android-fhir compares no answer")
+            }
+        }
+        for (type, engine, error) in [(coding, FHIREngine.lhcForms, "TypeError"), (boolean, .androidFHIR, "NotImplementedError"), (coding, .androidFHIR, "NotImplementedError"), (reference, .androidFHIR, "NotImplementedError")] {
+            let session = try fhirSession(
+                type.item, fhirItem("target", "string", enableWhen: [condition("source", ">", "\"\(type.answerKey)\": \(type.literal)")]),
+                options: [FHIRSurvey.engineOption: engine.rawValue])
+            let outcome = session.perform(.answer("source", type.equal)).outcome
+            #expect(outcome.kind == .rejected && outcome.message?.contains(error) == true, "\(type.name) under \(engine.name)")
+            #expect(session.answer(for: "source") == nil, "the refused answer leaves the session as it was")
         }
     }
 
@@ -155,22 +178,50 @@ struct FHIREnableWhenTests {
         #expect(try !enabled(">", #""answerInteger": 2"#, [0, 2]))
         #expect(try !enabled("!=", #""answerInteger": 2"#, [1, 2]))
         #expect(try enabled("!=", #""answerInteger": 3"#, [1, 2]))
-        // android-fhir: any answer differs.
+        // android-fhir: any answer differs (EnablementEvaluator.kt:203, 264-266), its engine's default.
         #expect(try enabled("!=", #""answerInteger": 2"#, [1, 2], options: [FHIRSurvey.notEqualsOption: "any-answer-differs"]))
+        #expect(try enabled("!=", #""answerInteger": 2"#, [1, 2], options: [FHIRSurvey.engineOption: "android-fhir"]))
+        #expect(try !enabled("!=", #""answerInteger": 2"#, [2, 2], options: [FHIRSurvey.engineOption: "android-fhir"]))
     }
 
-    @Test("Codings match by system and code: display ignored, a different system never matches, no system matches on code alone")
-    func codingEquality() throws {
-        func enabled(_ answer: String, _ picked: String) throws -> Bool {
-            let session = try fhirSession(
-                fhirItem("source", "choice", codingOptions(["a", "b"])), fhirItem("target", "string", enableWhen: [condition("source", "=", answer)]))
-            session.play(.answer("source", coding(picked)))
-            return session.isVisible("target")
-        }
-        #expect(try enabled(#""answerCoding": {"system": "http://example.org/s", "code": "a", "display": "Other words"}"#, "a"))
-        #expect(try !enabled(#""answerCoding": {"system": "http://example.org/other", "code": "a"}"#, "a"))
-        #expect(try enabled(#""answerCoding": {"code": "a"}"#, "a"))
-        #expect(try !enabled(#""answerCoding": {"code": "a"}"#, "b"))
+    /// Whether `target`, enabled by `source = condition`, shows once `picked` (one of `options`) is chosen.
+    private func codingEnables(_ expected: String, options: [String], picked: JSONValue, engine: FHIREngine = .lhcForms) throws -> Bool {
+        let optionList = options.map { #"{"valueCoding": \#($0)}"# }.joined(separator: ", ")
+        let session = try fhirSession(
+            fhirItem("source", "choice", #""answerOption": [\#(optionList)]"#), fhirItem("target", "string", enableWhen: [condition("source", "=", #""answerCoding": \#(expected)"#)]),
+            options: [FHIRSurvey.engineOption: engine.rawValue])
+        session.play(.answer("source", picked))
+        return session.isVisible("target")
+    }
+
+    @Test(
+        "a Coding without a system matches only a Coding without a system, in both engines: system and code are compared, display, version and userSelected ignored while a code is there (LHC-Forms _codingsEqual and its skip-logic spec; android-fhir MoreTypes equals)",
+        arguments: FHIREngine.allCases)
+    func codingSystemAndCode(engine: FHIREngine) throws {
+        let withSystem = [#"{"system": "http://loinc.org", "code": "Y", "display": "Yes"}"#, #"{"system": "http://loinc.org", "code": "N", "display": "No"}"#]
+        let loincY: JSONValue = ["system": "http://loinc.org", "code": "Y"]
+        // LHNCBC/lforms@24c71875 test/playwright/integration/lforms_skiplogic.spec.ts:86: a trigger without a system
+        // does not match answers that have one (src/lib/lforms/lhc-form-data.ts:3850).
+        #expect(try !codingEnables(#"{"code": "Y"}"#, options: withSystem, picked: loincY, engine: engine))
+        #expect(try codingEnables(#"{"system": "http://loinc.org", "code": "Y", "display": "Other words", "version": "2.7", "userSelected": true}"#, options: withSystem, picked: loincY, engine: engine))
+        #expect(try !codingEnables(#"{"system": "http://snomed.info/sct", "code": "Y"}"#, options: withSystem, picked: loincY, engine: engine))
+        #expect(try !codingEnables(#"{"system": "http://loinc.org", "code": "N"}"#, options: withSystem, picked: loincY, engine: engine))
+        // lforms_skiplogic.spec.ts:128: a trigger with a system does not match answers without one.
+        let withoutSystem = [#"{"code": "Y", "display": "Yes"}"#, #"{"code": "N", "display": "No"}"#]
+        #expect(try !codingEnables(#"{"system": "http://loinc.org", "code": "Y"}"#, options: withoutSystem, picked: ["code": "Y"], engine: engine))
+        #expect(try codingEnables(#"{"code": "Y"}"#, options: withoutSystem, picked: ["code": "Y"], engine: engine))
+        #expect(try codingEnables(#"{"system": "", "code": "Y"}"#, options: withoutSystem, picked: ["code": "Y"], engine: engine))
+    }
+
+    @Test("Codings without a code: LHC-Forms compares their displays (both present), android-fhir finds any two equal (null codes are equal)")
+    func codingWithoutCode() throws {
+        let options = [#"{"display": "Yes"}"#, #"{"display": "No"}"#]
+        // LHNCBC/lforms@24c71875 src/lib/lforms/lhc-form-data.ts:3851-3856 (text equality without codes);
+        // google/android-fhir@28a50345 common/src/main/java/com/google/android/fhir/MoreTypes.kt:43.
+        #expect(try codingEnables(#"{"display": "Yes"}"#, options: options, picked: ["display": "Yes"], engine: .lhcForms))
+        #expect(try !codingEnables(#"{"display": "Yes"}"#, options: options, picked: ["display": "No"], engine: .lhcForms))
+        #expect(try codingEnables(#"{"display": "Yes"}"#, options: options, picked: ["display": "Yes"], engine: .androidFHIR))
+        #expect(try codingEnables(#"{"display": "Yes"}"#, options: options, picked: ["display": "No"], engine: .androidFHIR))
     }
 
     @Test("an integer answer compares with answerDecimal by value, as LHC-Forms does")
@@ -182,22 +233,39 @@ struct FHIREnableWhenTests {
         #expect(!session.isVisible("target"))
     }
 
-    @Test("a type mismatch never matches: answerString against an integer question is false for =, true for !=")
+    @Test(
+        "a value of another type: LHC-Forms compares JavaScript values, so answerString \"5\" never equals 5 (===) but != is loose (\"5\" != 5 is false) and the orderings coerce (lhc-form-data.ts:3931-3956); android-fhir's equals tests the class first, so = is false and != true (MoreTypes.kt:35), and its compareTo throws (MoreTypes.kt:50-54)")
     func typeMismatch() throws {
-        let session = try fhirSession(
-            fhirItem("source", "integer"), fhirItem("eq", "string", enableWhen: [condition("source", "=", #""answerString": "5""#)]),
-            fhirItem("ne", "string", enableWhen: [condition("source", "!=", #""answerString": "5""#)]))
-        session.play(.answer("source", 5))
-        #expect(!session.isVisible("eq"))
-        #expect(session.isVisible("ne"))
+        let items = comparedItems("source", "integer", answer: #""answerString": "5""#)
+        let lhc = try fhirSession(items)
+        lhc.play(.answer("source", 5))
+        #expect(lhc.visibleQuestions == ["source"])
+        lhc.play(.answer("source", 6))
+        #expect(lhc.visibleQuestions == ["source", "ne", "gt"])
+        let android = try fhirSession(Array(items.prefix(3)), options: [FHIRSurvey.engineOption: "android-fhir"])
+        android.play(.answer("source", 5))
+        #expect(android.visibleQuestions == ["source", "ne"])
+        let ordering = try fhirSession(items[0], items[3], options: [FHIRSurvey.engineOption: "android-fhir"])
+        #expect(ordering.perform(.answer("source", 6)).outcome.message?.contains("IllegalArgumentException") == true)
     }
 
-    @Test("Quantities with different units never compare")
+    @Test(
+        "Quantities: LHC-Forms compares the trigger's value with the answer's, whatever the units (sdc-import.js:91-92, lhc-form-data.ts:3931-3956); android-fhir's reading keeps the reference's rule that units must agree, and its = throws on a Quantity (MoreTypes.kt:46)")
     func quantityUnits() throws {
-        let session = try fhirSession(fhirItem("source", "quantity"), fhirItem("target", "string", enableWhen: [condition("source", ">", #""answerQuantity": {"value": 70, "unit": "kg"}"#)]))
-        session.play(.answer("source", ["value": 200, "unit": "lb"]))
-        #expect(!session.isVisible("target"))
-        session.play(.answer("source", ["value": 80, "unit": "kg"]))
-        #expect(session.isVisible("target"))
+        let items = [fhirItem("source", "quantity"), fhirItem("target", "string", enableWhen: [condition("source", ">", #""answerQuantity": {"value": 70, "unit": "kg"}"#)])]
+        let lhc = try fhirSession(items)
+        lhc.play(.answer("source", ["value": 200, "unit": "lb"]))
+        #expect(lhc.isVisible("target"))
+        lhc.play(.answer("source", ["value": 60, "unit": "kg"]))
+        #expect(!lhc.isVisible("target"))
+        let android = try fhirSession(items, options: [FHIRSurvey.engineOption: "android-fhir"])
+        android.play(.answer("source", ["value": 200, "unit": "lb"]))
+        #expect(!android.isVisible("target"))
+        android.play(.answer("source", ["value": 80, "unit": "kg"]))
+        #expect(android.isVisible("target"))
+        let equality = try fhirSession(
+            fhirItem("source", "quantity"), fhirItem("target", "string", enableWhen: [condition("source", "=", #""answerQuantity": {"value": 70, "unit": "kg"}"#)]),
+            options: [FHIRSurvey.engineOption: "android-fhir"])
+        #expect(equality.perform(.answer("source", ["value": 70, "unit": "kg"])).outcome.message?.contains("NotImplementedError") == true)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SurveyCore
+import SurveyHarness
 import Testing
 
 @testable import SurveyFormats
@@ -20,6 +21,12 @@ func fhirItem(_ linkId: String, _ type: String, _ keys: String = "", enableWhen:
 /// One enableWhen condition: `answer` is the member, e.g. `"answerInteger": 5`.
 func condition(_ question: String, _ op: String, _ answer: String) -> String {
     #"{"question": "\#(question)", "operator": "\#(op)", \#(answer)}"#
+}
+
+/// An item `source` of the type and three items enabled by `source = answer`, `source != answer` and
+/// `source > answer`: "eq", "ne" and "gt".
+func comparedItems(_ source: String, _ type: String, answer: String) -> [String] {
+    [fhirItem(source, type)] + [("eq", "="), ("ne", "!="), ("gt", ">")].map { id, op in fhirItem(id, "string", enableWhen: [condition(source, op, answer)]) }
 }
 
 /// `answerCoding` of code `code` in the test system.
@@ -78,4 +85,18 @@ extension FHIRSession {
 
     /// The submitted response's items, without the resource's header.
     var responseItems: JSONValue? { payload?.objectValue?["item"] }
+}
+
+/// Runs seeded walks with the built-in properties over a survey, expecting no engine error in any; returns how
+/// many submitted.
+func walksSubmitted(_ survey: any Survey, settings: SessionSettings, walks: Int, maxSteps: Int, sourceLocation: Testing.SourceLocation = #_sourceLocation) -> Int {
+    var walker = Walker(survey: survey, settings: settings, maxSteps: maxSteps, builtInProperties: true, properties: nil)
+    var submitted = 0
+    for seed in 0..<walks {
+        var stream = ChoiceStream(generator: SplitMix64(seed: UInt64(seed)))
+        let outcome = walker.walk(&stream)
+        #expect(outcome.findings.filter { $0.finding.kind == .engineError }.isEmpty, "\(outcome.findings.map(\.finding.message))", sourceLocation: sourceLocation)
+        if outcome.submitted { submitted += 1 }
+    }
+    return submitted
 }

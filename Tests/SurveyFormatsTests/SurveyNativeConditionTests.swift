@@ -288,6 +288,21 @@ struct SurveyNativeConditionTests {
         #expect(session.visibleQuestions == ["a", "b", "target", "end"])
     }
 
+    @Test("Next on an answered multi_select evaluates nothing again (SQ:1409-1416): a changed host outcome still waits for an answer")
+    func nextOnAnsweredMultiSelectEvaluatesNothing() throws {
+        let session = try startSession(multiSelect("ms"), select("target", showIf: custom(ids: ["ms"], key: "check")), select("end"))
+        session.play(.answer("ms", ["Pop"]), .hostCondition(key: "check", outcome: true), .next(question: "ms"))
+        // The tap on Pop evaluated target (hidden: the host said false then); Next stores nothing new, so
+        // updateSkippedQuestions does not run and the survey moves past the hidden target.
+        #expect(session.visibleQuestions == ["ms", "end"])
+        #expect(session.currentQuestion == "end")
+        // Next on a multi_select never answered stores [] and evaluates its dependents then.
+        let fresh = try startSession(multiSelect("ms"), select("target", showIf: custom(ids: ["ms"], key: "check")), select("end"))
+        fresh.play(.hostCondition(key: "check", outcome: true), .next(question: "ms"))
+        #expect(fresh.answer(for: "ms") == [])
+        #expect(fresh.visibleQuestions == ["ms", "target"])
+    }
+
     @Test("a host outcome for a key no custom condition has does not fit the survey")
     func hostOutcomeForUnknownKeyDoesNotFit() throws {
         let session = try startSession(select("a"), select("target", showIf: custom(ids: ["a"], key: "check")))
@@ -306,6 +321,27 @@ struct SurveyNativeConditionTests {
         #expect(session.answer(for: "a") == nil)
         #expect(session.currentQuestion == "a")
         #expect(session.visibleQuestions == ["a"])
+    }
+
+    @Test(
+        "a simple condition or a tree without an operation string crashes when evaluated (`as! String`, SQ:471, 495), even with a value: the action is refused; a missing operation is not an unknown one")
+    func conditionWithoutOperationRefusesTheAction() throws {
+        for showIf in [#"{"id": "a", "value": "Yes"}"#, #"{"subconditions": [{"id": "a", "operation": "equals", "value": "Yes"}]}"#] {
+            let session = try startSession(select("a"), select("target", showIf: showIf), select("end"))
+            let result = session.perform(.answer("a", "Yes"))
+            #expect(result.outcome.message?.contains("force-casts") == true, "\(showIf)")
+            #expect(session.answer(for: "a") == nil)
+        }
+        // An operation the engine does not know is read, and false.
+        #expect(try !showIfHolds(#"{"id": "a", "operation": "is", "value": "Yes"}"#, performing: [.answer("a", "Yes")]))
+    }
+
+    @Test(
+        "subconditions that are not an array of condition objects make no tree (`as? [[String : Any]]`, SQ:494): the condition is malformed and true, unless its operation is custom")
+    func subconditionsOfAnotherShapeAreMalformed() throws {
+        let withJunk = #"{"operation": "and", "subconditions": [{"id": "a", "operation": "equals", "value": "No"}, "junk"]}"#
+        #expect(try showIfHolds(withJunk, performing: [.answer("a", "Yes")]))
+        #expect(try showIfHolds(#"{"operation": "or", "subconditions": {"id": "a", "operation": "equals", "value": "No"}}"#, performing: [.answer("a", "Yes")]))
     }
 
     // MARK: lazy evaluation and the dependency map

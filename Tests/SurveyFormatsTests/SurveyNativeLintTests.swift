@@ -177,7 +177,7 @@ struct SurveyNativeLintTests {
                     when("week", "equals", "Sometimes", subid: "r1"), when("music", "contains", "Rock"), when("s", "not equals", "2"),
                     when("flavour", "equals", ["Other": "Mint"]))),
             select("end"))
-        #expect(linted.findings.isEmpty, "\(linted.findings.map(\.description))")
+        #expect(linted.rules == ["sn-multi-select-stall"], "\(linted.findings.map(\.description))")
     }
 
     @Test("an Other option's title, or a table option beyond the third, never equals the answer")
@@ -216,7 +216,7 @@ struct SurveyNativeLintTests {
         let linted = Linted(
             multiSelect("music"), question("topics", "add_text_field"),
             select("q", showIf: allOf(when("music", "contains", "Pop"), when("topics", "not contains", "sports"))), select("end"))
-        #expect(linted.findings.isEmpty)
+        #expect(linted.rules == ["sn-multi-select-stall"])
     }
 
     @Test("a value of the wrong shape, or null, never equals the answer")
@@ -316,7 +316,16 @@ struct SurveyNativeLintTests {
         let linted = Linted(
             select("like_music"), multiSelect("music_types", showIf: when("like_music", "equals", "Yes")),
             select("concerts", showIf: allOf(when("like_music", "equals", "Yes"), when("music_types", "contains", "Pop"))), select("end"))
-        #expect(linted.findings.isEmpty)
+        #expect(linted.rules == ["sn-multi-select-stall"])
+    }
+
+    @Test(
+        "a later question a multi_select option can hide while it is active stalls the survey (SQ:1292-1298: a plain option tap runs no sectionsToInsert); one depending on a single_select, or on a numeric comparison a list never meets, does not")
+    func multiSelectStall() {
+        let linted = Linted(multiSelect("music"), select("gig", showIf: when("music", "contains", "Rock")), select("end"))
+        linted.expectOne("sn-multi-select-stall", .warning, at: #"{"id": "music", "operation""#, saying: "the respondent sees no current question and no Submit")
+        #expect(Linted(select("music"), select("gig", showIf: when("music", "equals", "Rock")), select("end")).findings("sn-multi-select-stall").isEmpty)
+        #expect(Linted(multiSelect("music"), select("gig", showIf: when("music", "greater than", "1")), select("end")).findings("sn-multi-select-stall").isEmpty)
     }
 
     @Test("a last question that can be hidden while it is active is a dead end; one always shown is not")
@@ -416,6 +425,12 @@ struct SurveyNativeLintTests {
         let linted = Linted(select("a"), select("q", showIf: #"{"id": "a", "operation": "equals"}"#), select("end"))
         linted.expectOne("sn-condition-without-value", .error, at: #"{"id": "a", "operation""#, saying: "has no \"value\"")
         #expect(linted.findings.count == 1)
+    }
+
+    @Test("a condition without an operation string crashes the engine when evaluated (SQ:471), with or without a value")
+    func conditionWithoutOperation() {
+        let linted = Linted(select("a"), select("q", showIf: #"{"id": "a", "value": "Yes"}"#), select("end"))
+        linted.expectOne("sn-condition-without-value", .error, at: #"{"id": "a", "value""#, saying: "has no \"operation\" string")
     }
 
     @Test("a failing validation without on_fail_message, or a dynamic one without for_label, crashes the engine")
@@ -529,6 +544,7 @@ struct SurveyNativeLintTests {
             "132:18 note sn-hidden-answer-submitted",  // lie_about_age
             "169:18 note sn-hidden-answer-submitted",  // music_types
             "184:18 note sn-hidden-answer-submitted",  // go_to_concerts
+            "184:18 warning sn-multi-select-stall",  // go_to_concerts: a music_types tap can hide it while active
             "184:18 warning sn-stale-answer",
             "223:9 warning sn-validation-message",  // height: "at least 100cm" of greater than 100
             "254:9 warning sn-validation-message",  // weight: "at least 35kg" of greater than 35
@@ -538,11 +554,13 @@ struct SurveyNativeLintTests {
         ])
     }
 
-    @Test("the check-in survey has no errors or warnings; a note on each question whose hidden answer is submitted")
+    @Test(
+        "the check-in survey has no errors; bike_days and car_free, which a commute tap can hide while active, stall it; a note on each question whose hidden answer is submitted")
     func checkinSurvey() throws {
         let findings = try lintFile(URL(fileURLWithPath: Corpus.packageRoot).appendingPathComponent("Scenarios/checkin/checkin.json"), as: "checkin.json")
         #expect(findings == [
-            "51:18 note sn-hidden-answer-submitted", "90:18 note sn-hidden-answer-submitted", "101:18 note sn-hidden-answer-submitted",
+            "51:18 note sn-hidden-answer-submitted", "90:18 note sn-hidden-answer-submitted", "90:18 warning sn-multi-select-stall",
+            "101:18 note sn-hidden-answer-submitted", "104:11 warning sn-multi-select-stall",
             "177:22 note sn-hidden-answer-submitted", "235:18 note sn-hidden-answer-submitted", "277:18 note sn-hidden-answer-submitted",
             "287:18 note sn-hidden-answer-submitted", "306:18 note sn-hidden-answer-submitted",
         ])

@@ -89,6 +89,16 @@ struct SurveyNativeNavigationTests {
         #expect(session.currentQuestion == "next")
     }
 
+    @Test("add_text_field's Next sends its texts through update (AddTextFieldTableViewCell.swift:54-63), which evaluates dependents every time")
+    func addTextFieldNextIsAnUpdate() throws {
+        let session = try startSession(question("q", "add_text_field"), select("target", showIf: custom(ids: ["q"], key: "check")), select("end"))
+        session.play(.answer("q", ["Golf"]))
+        #expect(session.visibleQuestions == ["q", "end"])
+        session.play(.hostCondition(key: "check", outcome: true), .next(question: "q"))
+        #expect(session.visibleQuestions == ["q", "target", "end"])
+        #expect(session.answer(for: "q") == ["Golf"])
+    }
+
     // MARK: Next on an unanswered question
 
     struct EmptyAnswer: Sendable, CustomTestStringConvertible {
@@ -370,5 +380,73 @@ struct SurveyNativeNavigationTests {
         #expect(session.perform(.tapNext).outcome.kind == .rejected)
         #expect(session.currentQuestion == "q")
         #expect(session.visibleQuestions == ["a", "q"])
+    }
+
+    // MARK: the stall after a multi_select tap (SQ:1292-1298)
+
+    /// music (multi_select), gig shown while music contains Rock, then end.
+    private func stallSurvey() throws -> any SurveySession {
+        let session = try startSession(multiSelect("music"), select("gig", showIf: when("music", "contains", "Rock")), select("end"))
+        session.play(.answer("music", ["Rock"]), .tapNext)
+        #expect(session.currentQuestion == "gig")
+        return session
+    }
+
+    @Test(
+        "a plain multi_select tap that hides the active question does not advance: the active question stays, hidden; the respondent sees the questions before it, no current question, no Submit, and a stalled event")
+    func multiSelectTapStalls() throws {
+        let session = try stallSurvey()
+        let result = session.perform(.answer("music", ["Pop"]))
+        #expect(result.outcome == .ok)
+        #expect(result.has(event: "stalled"))
+        #expect(session.visibleQuestions == ["music"])
+        #expect(session.currentQuestion == nil)
+        #expect(!session.isSubmittable)
+        #expect(session.perform(.answer("end", "Yes")).outcome.kind == .rejected)
+    }
+
+    @Test("Next on the multi_select (markFinished, SQ:1404-1425) runs sectionsToInsert and moves past the hidden question")
+    func nextOnTheMultiSelectMovesOn() throws {
+        let session = try stallSurvey()
+        session.play(.answer("music", ["Pop"]))
+        #expect(session.otherActions == [.next(question: "music")])
+        session.play(.next(question: "music"))
+        #expect(session.currentQuestion == "end")
+        #expect(session.visibleQuestions == ["music", "end"])
+    }
+
+    @Test("another kind of answer change (update, SQ:1371-1397; a single_select option) moves the survey on too; a second toggle does not, unless it shows the question again")
+    func otherAnswersMoveOn() throws {
+        let session = try startSession(select("mood"), multiSelect("music"), select("gig", showIf: when("music", "contains", "Rock")), select("end"))
+        session.play(.answer("mood", "Yes"), .answer("music", ["Rock"]), .tapNext, .answer("music", ["Pop"]))
+        #expect(session.currentQuestion == nil)
+        session.play(.answer("music", ["Pop", "Rap"]))
+        #expect(session.currentQuestion == nil)
+        session.play(.answer("mood", "No"))
+        #expect(session.currentQuestion == "end")
+        let shownAgain = try stallSurvey()
+        shownAgain.play(.answer("music", ["Pop"]), .answer("music", ["Pop", "Rock"]))
+        #expect(shownAgain.currentQuestion == "gig")
+        #expect(shownAgain.visibleQuestions == ["music", "gig"])
+    }
+
+    @Test("next while the active question is hidden says so and what moves the survey on, not that the question has no Next button")
+    func nextWhileHidden() throws {
+        let session = try stallSurvey()
+        session.play(.answer("music", ["Pop"]))
+        let refused = session.perform(.tapNext)
+        #expect(refused.outcome.kind == .rejected)
+        let message = refused.outcome.message ?? ""
+        #expect(message.contains("the active question 'gig' is hidden") && message.contains("next music"))
+        #expect(!message.contains("has no Next button"))
+    }
+
+    @Test("a multi_select Other text commits through update (SQ:1371-1397), which moves past a hidden active question")
+    func otherTextMovesOn() throws {
+        let session = try startSession(
+            question("music", "multi_select", #""options": ["Pop", "Rock", {"title": "Other", "type": "freeform"}]"#),
+            select("gig", showIf: when("music", "contains", "Rock")), select("end"))
+        session.play(.answer("music", ["Rock"]), .tapNext, .answer("music", ["Pop", "Jazz"]))
+        #expect(session.currentQuestion == "end")
     }
 }

@@ -235,10 +235,25 @@ struct SurveyNativeValidationTests {
         let rule = validation("greater than", 0, message: "a positive number")
         let options = #""options": ["Pop", {"title": "Other", "type": "number", \#(validations(rule))}]"#
         let session = try startSession(question("q", "multi_select", options), select("end"))
+        // Ticking Other stores "" (SQ:1293-1294); the text that fails is not sent (OtherOptionTableViewCell.swift:32-36).
         #expect(session.perform(.answer("q", ["Pop", "-1"])).outcome == .validationFailed("a positive number"))
-        #expect(session.answer(for: "q")?.arrayValue?.contains("-1") != true)
+        #expect(session.answer(for: "q") == ["Pop", ""])
         session.play(.answer("q", ["Pop", "7"]))
         #expect(session.answer(for: "q") == ["Pop", "7"])
+        // A later text that fails leaves the earlier one.
+        #expect(session.perform(.answer("q", ["Pop", "0"])).outcome == .validationFailed("a positive number"))
+        #expect(session.answer(for: "q") == ["Pop", "7"])
+    }
+
+    @Test("ticking a multi_select Other without typing stores \"\" and checks no validation: the edit ending with \"\" sends nothing")
+    func multiSelectOtherTickStoresEmptyText() throws {
+        let rule = validation("greater than", 0, message: "a positive number")
+        let options = #""options": ["Pop", {"title": "Other", "type": "number", \#(validations(rule))}]"#
+        let session = try startSession(question("q", "multi_select", options), select("end"))
+        // "" is not a number, so it would fail the validation if it were checked (OtherOptionTableViewCell.swift:29-31).
+        #expect(session.perform(.answer("q", ["", "Pop"])).outcome == .ok)
+        #expect(session.answer(for: "q") == ["", "Pop"])
+        #expect(session.currentQuestion == "q")
     }
 
     @Test("the validations of a multi_text_field apply to every field")

@@ -169,6 +169,26 @@ private enum WalkFixtures {
     }
 }
 
+extension FuzzerTests {
+    @Test("walks find the stall as a hazard: a multi_select tap hides the active question and the survey does not move on (SQ:1292-1298); Next on the multi_select still reaches Submit")
+    func theMultiSelectStallIsFoundAsAHazard() throws {
+        let survey = try WalkFixtures.survey(
+            """
+            {"questions": [
+              {"id": "music", "question_type": "multi_select", "options": ["Pop", "Rock"]},
+              {"id": "gig", "question_type": "single_select", "options": ["Yes", "No"], "show_if": {"id": "music", "operation": "contains", "value": "Rock"}},
+              {"id": "end", "question_type": "single_select", "options": ["Yes", "No"]}
+            ],
+            "submit": {"button_title": "Send", "url": "https://example.org"}}
+            """)
+        let result = WalkFixtures.fuzzer(survey, walks: 100).run()
+        let stall = try #require(result.findings.first { $0.finding.property == "multi-select-stall" })
+        #expect(stall.finding.kind == .hazard && stall.finding.question == "gig")
+        #expect(stall.shrunk == [.answer(question: "music", value: ["Rock"]), .next(question: nil), .answer(question: "music", value: [])])
+        #expect(!result.findings.contains { $0.finding.property == "submit-unreachable" || $0.finding.kind == .engineError })
+    }
+}
+
 @Suite struct PropertiesFileTests {
     @Test func readsEveryAssertionAndNamesThemFromTheirComment() throws {
         let survey = try WalkFixtures.survey(WalkFixtures.twoFields)

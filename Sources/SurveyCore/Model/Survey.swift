@@ -40,6 +40,9 @@ public protocol Survey: Sendable {
     /// The answers inside a payload of this format, by question id (for `import`); an error names what
     /// in the payload does not have the format's shape.
     func answers(inPayload payload: JSONCursor) throws(InputError) -> [(question: String, value: JSONValue)]
+    /// The payload as `import` reads it under these settings (a format with several engine profiles reads
+    /// it as the chosen one writes it): its answers with their places, and what no scenario can reproduce.
+    func readPayload(_ payload: JSONCursor, settings: SessionSettings) throws(InputError) -> PayloadReading
 
     // What random walks, properties and generation need.
 
@@ -57,8 +60,9 @@ public protocol Survey: Sendable {
     /// (the first value of each is the default).
     var profiles: [String] { get }
     var options: [String: [String]] { get }
-    /// Why the engine these settings choose fails on this survey before a respondent sees anything (it
-    /// throws while preparing it), located in the survey file; nil when it runs.
+    /// Why the engine these settings choose refuses this survey or fails on it before a respondent sees
+    /// anything (it refuses to render the file, or throws while preparing it or as the form opens), with
+    /// where in the survey file; nil when it runs. `problem(with:)` asks it once the settings are known.
     func engineProblem(_ settings: SessionSettings) -> String?
     /// How a trace names the format under these settings (with the engine chosen, where there are several).
     func format(for settings: SessionSettings) -> String
@@ -72,8 +76,8 @@ extension Survey {
     public func engineProblem(_ settings: SessionSettings) -> String? { nil }
     public func format(for settings: SessionSettings) -> String { format }
 
-    /// Why these settings do not fit the survey (a profile or option its format does not have, or an engine
-    /// that fails on it), or nil.
+    /// Why these settings do not fit the survey, or nil: a profile or option its format does not have,
+    /// else the engine they choose refusing or failing on it (`engineProblem`).
     public func problem(with settings: SessionSettings) -> String? {
         if let profile = settings.profile, !profiles.contains(profile) {
             let known = profiles.isEmpty ? "the \(format) format has no profiles" : "expected one of \(profiles.joined(separator: ", "))"

@@ -34,6 +34,14 @@ extension FHIRSurvey {
 
     private func value(_ json: JSONValue, forItem index: Int) -> Result<FHIR.Value, InputProblem> {
         let item = items[index]
+        if case .lhcTextBox(let written)? = item.rendering {
+            // LHC-Forms renders an item it has no data type for as a text box.
+            guard let text = json.stringValue, !text.isEmpty else {
+                let what = written.map { "a \($0) item" } ?? "an item without a type"
+                return .failure(InputProblem("'\(item.linkId)' is \(what), which LHC-Forms renders as a text box: expected a non-empty string, found \(CanonicalJSON.compact(json))"))
+            }
+            return .success(FHIR.Value(.string, json))
+        }
         if let type = item.type.valueType {
             if let problem = FHIRValues.problem(json, as: type) {
                 return .failure(InputProblem("'\(item.linkId)' is \(item.type.withArticle) item: \(problem), found \(CanonicalJSON.compact(json))"))

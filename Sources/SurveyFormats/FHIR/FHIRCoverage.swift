@@ -90,9 +90,10 @@ extension FHIRSurvey {
     }
 
     /// Which outcome of a condition no answer can give, and why: a value that is not among the source's
-    /// options, a source that never carries answers, an ordering on a type without order.
+    /// options, a source that never carries answers, = with a value of another type. Nothing is claimed of a
+    /// linkId several items share (que-2): which one a condition reads depends on where it is.
     func impossibleOutcomes(_ condition: FHIR.EnableWhen) -> [Bool: String] {
-        guard let source = itemByLinkId[condition.question] else { return [:] }
+        guard let sources = itemsByLinkId[condition.question], sources.count == 1, let source = sources.first else { return [:] }
         let item = items[source]
         let answered = condition.op == .exists ? (condition.answer.json.boolValue ?? true) : true
         if item.valueIsCalculated || item.enablementIsExpression {
@@ -107,11 +108,11 @@ extension FHIRSurvey {
             }
         }
         if let reason = FHIRLint.mismatch(condition, source: item) {
-            switch condition.op {
-            case .exists: return [:]
-            case .notEquals: return [false: reason]
-            default: return [true: reason]
-            }
+            // Only = is sure never to hold across types in both engines, and only when the JavaScript types
+            // differ too (=== in LHC-Forms; equals tests the class in android-fhir): LHC-Forms' != is loose and
+            // its orderings coerce, and a date string is a string to it.
+            let kinds = Set(item.answerTypes.map(\.javaScriptKind))
+            return condition.op == .equals && !kinds.contains(condition.answer.type.javaScriptKind) ? [true: reason] : [:]
         }
         if condition.op == .equals || condition.op == .notEquals, let reason = FHIRLint.neverMatches(condition, source: item) {
             return condition.op == .equals ? [true: reason] : [false: reason]

@@ -1,11 +1,23 @@
 import SurveyCore
 
-/// Reads an R4 Questionnaire, keeping every location. It never stops at a problem: what makes the file
-/// unusable for a simulation goes to `errors` (a load reports them all and loads nothing), and what the spec
-/// forbids but the engines render anyway (most que-* constraints, a missing status) goes to `findings`,
-/// which lint reports.
+/// Reads an R4 Questionnaire as one engine reads it, keeping every location. It never stops at a problem:
+/// what makes the file unusable for a simulation, or what the engine refuses to render, goes to `errors`
+/// (a load under that engine reports them all and loads nothing), and what the spec forbids but the engine
+/// renders anyway (most que-* constraints, a missing status, a flag written as a string) goes to `findings`,
+/// which lint reports. Where LHC-Forms and android-fhir read a construct differently, `differsByEngine` is
+/// set, so a load reads the file once per engine.
 struct FHIRDecoder {
     let file: String
+    let engine: FHIREngine
+    /// Whether the file has a construct the engines read differently (a flag written as a string, a value of
+    /// the wrong JSON type, several enableWhen without enableBehavior…).
+    private(set) var differsByEngine = false
+    /// The conditions whose value does not have its answer[x] type: LHC-Forms reads the value as written
+    /// and compares it with the source's answers, so it is typed once every item is read (`typeWrittenValues`).
+    private var writtenValues: [(item: Int, condition: Int)] = []
+    /// Under LHC-Forms, every condition other than `exists` with its answer[x] as written: its trigger is made
+    /// once every item is read (`makeTriggers`).
+    private var triggers: [(item: Int, condition: Int, written: JSONValue?)] = []
     private(set) var items: [FHIR.Item?] = []
     private(set) var errors: [Diagnostic] = []
     private(set) var findings: [Diagnostic] = []
@@ -22,19 +34,41 @@ struct FHIRDecoder {
     private var generatedLinkIds = 0
 
     static let shapeRule = "fhir-file-shape"
+    /// The rule of a construct one engine refuses to render.
+    static let refusalRule = "fhir-engine-refuses"
+    /// The rule of a value whose JSON type is not the one R4 gives its element.
+    static let jsonTypeRule = "fhir-json-type"
+    /// The rule of an item type an engine does not render as R4 says.
+    static let itemTypeRule = "fhir-item-type"
+    /// The rule of a condition on a choice item that LHC-Forms throws on once the item is answered.
+    static let choiceTriggerRule = "fhir-choice-trigger"
 
-    private init(file: String) {
+    private init(file: String, engine: FHIREngine) {
         self.file = file
+        self.engine = engine
         self.files = FHIRValueSetFiles(besides: file)
     }
 
-    static func read(_ root: JSONCursor) -> (FHIROutline?, errors: [Diagnostic], findings: [Diagnostic]) {
-        var decoder = FHIRDecoder(file: root.file.path)
+    /// What one engine makes of a Questionnaire.
+    struct Reading {
+        let outline: FHIROutline?
+        /// Everything that stops a load under this engine, the outline's own checks included.
+        let errors: [Diagnostic]
+        let findings: [Diagnostic]
+        let differsByEngine: Bool
+
+        var loads: Bool { outline != nil && errors.isEmpty }
+    }
+
+    static func read(_ root: JSONCursor, engine: FHIREngine = .lhcForms) -> Reading {
+        var decoder = FHIRDecoder(file: root.file.path, engine: engine)
         guard let object = root.object else {
-            return (nil, [root.diagnostic(.error, "expected a Questionnaire object", rule: shapeRule)], [])
+            return Reading(outline: nil, errors: [root.diagnostic(.error, "expected a Questionnaire object", rule: shapeRule)], findings: [], differsByEngine: false)
         }
         let outline = decoder.decodeQuestionnaire(object)
-        return (outline, decoder.errors, decoder.findings)
+        return Reading(
+            outline: outline, errors: decoder.errors + outline.loadErrors, findings: decoder.findings,
+            differsByEngine: decoder.differsByEngine || !outline.dangling.isEmpty)
     }
 
     // MARK: reporting
@@ -46,6 +80,12 @@ struct FHIRDecoder {
 
     private mutating func finding(_ severity: Diagnostic.Severity, _ cursor: JSONCursor, _ message: String, hint: String, rule: String) {
         findings.append(cursor.diagnostic(severity, message, hint: hint, rule: rule))
+    }
+
+    /// A construct this decoder's engine refuses to render (the other may render it): an error of this
+    /// reading only, naming the engine and why.
+    private mutating func refusal(_ cursor: JSONCursor, _ message: String) {
+        errors.append(cursor.diagnostic(.error, "\(engine.name) refuses this Questionnaire: \(message)", hint: "see docs/fhir.md, Engines: the other engine may render it (option engine)", rule: Self.refusalRule))
     }
 
     /// A que-* constraint broken: the engines render such files anyway, so lint reports it and a load goes on.
@@ -64,13 +104,46 @@ struct FHIRDecoder {
         return value
     }
 
-    private mutating func bool(_ object: JSONObjectCursor, _ key: String) -> Bool? {
+    /// How LHC-Forms reads a flag that is not a JSON boolean, and the words for it.
+    struct LHCFlagReading {
+        let read: @Sendable (JSONValue) -> Bool
+        let how: String
+
+        /// `if (qItem.repeats)`, `if (qItem.required)`, `if (qItem.readOnly)`, `if (elem.initialSelected)`
+        /// (LHNCBC/lforms@24c71875 src/fhir/R4R5-common/sdc-import.js:234-290, 300, 319).
+        static let truthiness = LHCFlagReading(read: FHIRLenientReading.truthy, how: "JavaScript truthiness: only false, 0, \"\" and null are false")
+        /// `questionnaire-hidden`: a boolean, else the string "true" (src/fhir/common/sdc-import-common.js:965-971).
+        static let stringTrue = LHCFlagReading(read: { $0 == .string("true") }, how: "only the string \"true\" counts")
+    }
+
+    /// A boolean element as the engine reads it. JSON true and false are read as they are; any other JSON
+    /// breaks R4 (lint `fhir-json-type`, an error at the value) and each engine reads it its own way:
+    /// LHC-Forms as the JavaScript value it is, android-fhir by parsing its text with HAPI, which refuses
+    /// text other than "true" and "false" (`FHIRLenientReading.hapiBoolean`).
+    private mutating func flag(_ object: JSONObjectCursor, _ key: String, lhc: LHCFlagReading = .truthiness) -> Bool? {
         guard let cursor = object[key] else { return nil }
-        guard let value = cursor.boolValue else {
-            error(cursor, "expected true or false for \"\(key)\", found \(cursor.node.kindDescription)")
+        if let value = cursor.boolValue { return value }
+        let json = cursor.node.plain
+        let lhcValue = lhc.read(json)
+        let android = FHIRLenientReading.hapiBoolean(json)
+        let androidWords: String =
+            switch android {
+            case .value(let flag): "as \(flag) (HAPI parses the text)"
+            case .unset: "as false (HAPI leaves a blank value unset)"
+            case .refused: "refuses the file (HAPI's parser throws on text other than true and false)"
+            }
+        finding(
+            .error, cursor, "\"\(key)\" is \(FHIRLenientReading.describe(json)), not true or false as R4 JSON requires: LHC-Forms reads it as \(lhcValue) (\(lhc.how)), android-fhir \(androidWords)",
+            hint: "write \"\(key)\": \(lhcValue)", rule: Self.jsonTypeRule)
+        if android != .value(.bool(lhcValue)) { differsByEngine = true }
+        switch (engine, android) {
+        case (.lhcForms, _): return lhcValue
+        case (.androidFHIR, .value(let flag)): return flag.boolValue
+        case (.androidFHIR, .unset): return false
+        case (.androidFHIR, .refused):
+            refusal(cursor, "\"\(key)\" is \(FHIRLenientReading.describe(json)), which HAPI's parser cannot read as a boolean, so it throws")
             return nil
         }
-        return value
     }
 
     private mutating func integer(_ cursor: JSONCursor, for what: String) -> Int? {
@@ -143,9 +216,12 @@ struct FHIRDecoder {
         if top.isEmpty, errors.isEmpty {
             error(itemCursor ?? object.cursor, "the Questionnaire has no items; expected at least one in \"item\"")
         }
+        typeWrittenValues()
+        makeTriggers()
+        nameDuplicates()
         let identifier = object["identifier"]?.elements?.first?.object?["value"]?.stringValue
         return FHIROutline(
-            file: file, items: items.compactMap { $0 }, topLevel: top, url: string(object, "url"), version: string(object, "version"),
+            file: file, engine: engine, items: items.compactMap { $0 }, topLevel: top, url: string(object, "url"), version: string(object, "version"),
             id: string(object, "id"), location: object.location, stu3Form: stu3Form?.location, identifier: identifier)
     }
 
@@ -169,6 +245,25 @@ struct FHIRDecoder {
             generatedLinkIds += 1
             let candidate = "uuid-\(generatedLinkIds)"
             if !givenLinkIds.contains(candidate) { return candidate }
+        }
+    }
+
+    /// Gives the second and later items sharing a linkId (que-2) ids of their own, `linkId@N` with N their
+    /// place among the items with that linkId in document order, so scenarios can name each; an id some
+    /// linkId already is gets more `@`.
+    private mutating func nameDuplicates() {
+        var seen: [String: Int] = [:]
+        var taken = Set(items.compactMap { $0?.linkId })
+        for index in items.indices {
+            guard var item = items[index] else { continue }
+            let count = (seen[item.linkId] ?? 0) + 1
+            seen[item.linkId] = count
+            guard count > 1 else { continue }
+            var id = "\(item.linkId)@\(count)"
+            while taken.contains(id) { id += "@" }
+            taken.insert(id)
+            item.id = id
+            items[index] = item
         }
     }
 
@@ -217,33 +312,24 @@ struct FHIRDecoder {
             linkId = given
         }
         let type: FHIR.ItemType
+        let rendering: FHIR.Rendering?
         if object["type"] == nil, stu3Form != nil {
             // C3-PRO's input: C3-PRO asks for a text answer, as for a string item (§A3), and lint warns.
-            type = .string
+            (type, rendering) = (.string, nil)
             hints.typeMissing = true
         } else {
-            guard let typeCursor = object["type"], let typeName = typeCursor.stringValue else {
-                error(object["type"] ?? cursor, "item '\(linkId)' has no \"type\"; expected one of \(FHIR.ItemType.allCases.map(\.rawValue).joined(separator: ", "))")
-                return nil
-            }
-            guard let known = FHIR.ItemType(rawValue: typeName) else {
-                error(
-                    typeCursor,
-                    "item '\(linkId)' has the unknown type \"\(typeName)\"; expected one of \(FHIR.ItemType.allCases.map(\.rawValue).joined(separator: ", "))\(Spelling.suggestion(for: typeName, in: FHIR.ItemType.allCases.map(\.rawValue)))"
-                )
-                return nil
-            }
-            type = known
+            guard let read = itemType(object, linkId: linkId, cursor: cursor) else { return nil }
+            (type, rendering) = read
         }
         let index = items.count
         items.append(nil)
 
         let text = string(object, "text")
-        let required = bool(object, "required") ?? false
-        let repeats = bool(object, "repeats") ?? false
-        let readOnly = bool(object, "readOnly") ?? false
+        let required = flag(object, "required") ?? false
+        let repeats = flag(object, "repeats") ?? false
+        let readOnly = flag(object, "readOnly") ?? false
         let maxLength = object["maxLength"].flatMap { integer($0, for: "\"maxLength\"") }
-        let (enableWhen, enableBehavior) = decodeEnableWhen(object, linkId: linkId, unreadable: &hints.unreadableConditions)
+        let (enableWhen, enableBehavior) = decodeEnableWhen(object, linkId: linkId, item: index, unreadable: &hints.unreadableConditions)
         let options = decodeOptions(object, key: "answerOption", linkId: linkId) + (stu3Form == nil ? [] : decodeOptions(object, key: "option", linkId: linkId))
         hints.codeTitle = Self.codeTitle(object)
         if !options.isEmpty { hints.optionsSource = .inline }
@@ -281,15 +367,17 @@ struct FHIRDecoder {
         for child in array(object, "item") {
             if let childIndex = decodeItem(child, parent: index) { children.append(childIndex) }
         }
-        checkConstraints(object, linkId: linkId, type: type, options: options, initial: initial, children: children)
+        // The constraints are R4's, on the type as written (LHC-Forms reads a reference item as a text box).
+        let writtenType = object["type"]?.stringValue.flatMap(FHIR.ItemType.init(rawValue:)) ?? type
+        checkConstraints(object, linkId: linkId, type: writtenType, repeats: repeats, options: options, initial: initial, children: children)
 
         items[index] = FHIR.Item(
-            linkId: linkId, text: text, type: type, required: required, repeats: repeats, readOnly: readOnly, maxLength: maxLength,
+            linkId: linkId, id: linkId, text: text, type: type, required: required, repeats: repeats, readOnly: readOnly, maxLength: maxLength,
             options: options.isEmpty ? valueSetCodes : options, externalValueSet: externalValueSet, initial: initial, enableWhen: enableWhen,
             enableBehavior: enableBehavior, minValue: extensions.minValue, maxValue: extensions.maxValue, maxOccurs: extensions.maxOccurs,
             minOccurs: extensions.minOccurs, hidden: extensions.hidden, itemControl: extensions.itemControl, entryFormat: extensions.entryFormat,
             expressions: extensions.expressions, c3pro: hints, parent: parent, children: children, location: object.location,
-            enableWhenLocation: object["enableWhen"]?.location)
+            enableWhenLocation: object["enableWhen"]?.location, rendering: rendering ?? androidUnrendered(type, hasChoices: !options.isEmpty || !valueSetCodes.isEmpty || externalValueSet != nil, at: object["type"] ?? cursor))
         return index
     }
 
@@ -299,8 +387,67 @@ struct FHIRDecoder {
         return codings.lazy.compactMap { $0["display"]?.stringValue }.first ?? codings.lazy.compactMap { $0["code"]?.stringValue }.first
     }
 
+    /// The item's type as the engine reads it, and how it renders an item its type does not fit; nil when the
+    /// engine refuses the file. LHC-Forms' `_getDataType` falls back to the lowercase 'string' for a missing
+    /// type, one it does not know and `reference`, and takes `coding` (R5) as a choice
+    /// (src/fhir/STU3R4-common/sdc-import.js:36-92): a text box (`lhcTextBox`). android-fhir's HAPI parser
+    /// refuses a code outside R4's item types; a missing type parses, and the item renders as a choice when it
+    /// has options, else showing it throws (QuestionnaireLists.kt:249-279).
+    private mutating func itemType(_ object: JSONObjectCursor, linkId: String, cursor: JSONCursor) -> (FHIR.ItemType, FHIR.Rendering?)? {
+        let typeCursor = object["type"]
+        let written = typeCursor?.stringValue
+        let expected = FHIR.ItemType.allCases.map(\.rawValue)
+        if let written, let type = FHIR.ItemType(rawValue: written) {
+            guard type == .reference else { return (type, nil) }
+            differsByEngine = true
+            finding(
+                .warning, typeCursor ?? cursor,
+                "'\(linkId)' is a reference item: LHC-Forms has no data type for it and renders a text box whose answers it never exports; android-fhir renders a choice of its answer options",
+                hint: "if the form must run in LHC-Forms, ask for the reference as a string item", rule: Self.itemTypeRule)
+            return (type, engine == .lhcForms ? .lhcTextBox(written: written) : nil)
+        }
+        differsByEngine = true
+        let what = typeCursor == nil ? "has no \"type\" (1..1)" : "has the type \(written.map { "\"\($0)\"" } ?? FHIRLenientReading.describe(typeCursor?.node.plain ?? .null)), which R4 does not have"
+        let hasOptions = object["answerOption"] != nil || object["answerValueSet"] != nil
+        let android =
+            typeCursor != nil ? "refuses the file (HAPI's parser cannot read the code)"
+            : hasOptions ? "renders a choice of its options" : "throws NotImplementedError when it shows it"
+        let lhc = written == "coding" ? "reads it as a choice (R5's coding)" : "renders a text box whose answers it never exports, read by enableWhen only through exists"
+        finding(
+            .error, typeCursor ?? cursor, "item '\(linkId)' \(what): LHC-Forms \(lhc), android-fhir \(android)",
+            hint: "give it one of \(expected.joined(separator: ", "))\(written.map { Spelling.suggestion(for: $0, in: expected) } ?? "")", rule: Self.itemTypeRule)
+        switch engine {
+        case .lhcForms:
+            return written == "coding" ? (.choice, nil) : (.string, .lhcTextBox(written: written))
+        case .androidFHIR:
+            if let typeCursor {
+                refusal(typeCursor, "item '\(linkId)' \(what), which HAPI's parser cannot read, so it throws; expected one of \(expected.joined(separator: ", "))")
+                return nil
+            }
+            return hasOptions ? (.choice, nil) : (.string, .androidThrowsWhenShown("no type"))
+        }
+    }
+
+    /// android-fhir has no view for a url item or an open-choice item without answer options (they fall to the
+    /// `else` of QuestionnaireLists.kt:258-279 unless the item has options, :254-256): showing one throws. An
+    /// external answerValueSet counts as options: the host resolves it (`ExternalAnswerValueSetResolver`,
+    /// EnabledAnswerOptionsEvaluator.kt:154-186), as SurveyReplay assumes for choice items. The other engine
+    /// renders them, so the file is read once per engine.
+    private mutating func androidUnrendered(_ type: FHIR.ItemType, hasChoices: Bool, at cursor: JSONCursor) -> FHIR.Rendering? {
+        guard !hasChoices, type == .url || type == .openChoice else { return nil }
+        differsByEngine = true
+        let what = "\(type.withArticle) item without answer options"
+        guard engine == .androidFHIR else {
+            finding(
+                .warning, cursor, "android-fhir has no view for \(what) and throws NotImplementedError when it shows it; LHC-Forms renders it",
+                hint: type == .url ? "if the form must run in android-fhir, make it a string item" : "give it answerOption or answerValueSet", rule: Self.itemTypeRule)
+            return nil
+        }
+        return .androidThrowsWhenShown(what)
+    }
+
     private mutating func decodeEnableWhen(
-        _ object: JSONObjectCursor, linkId: String, unreadable: inout [FHIR.UnreadableCondition]
+        _ object: JSONObjectCursor, linkId: String, item: Int, unreadable: inout [FHIR.UnreadableCondition]
     ) -> ([FHIR.EnableWhen], FHIR.EnableBehavior?) {
         var conditions: [FHIR.EnableWhen] = []
         let entries = array(object, "enableWhen")
@@ -316,7 +463,10 @@ struct FHIRDecoder {
                     unreadable.append(FHIR.UnreadableCondition(problem: "has no \"question\"", location: entry.location))
                     continue
                 }
-                error(entry, "an enableWhen of '\(linkId)' has no \"question\"; expected the linkId of the item it reads (1..1)")
+                // LHC-Forms throws (LHNCBC/lforms@24c71875 src/fhir/R4R5-common/sdc-import.js:70-73); android-fhir
+                // passes the missing question on as a linkId it never finds a non-null value for.
+                error(
+                    entry, "an enableWhen of '\(linkId)' has no \"question\"; expected the linkId of the item it reads (1..1); LHC-Forms refuses the file, and android-fhir cannot evaluate the condition")
             }
             var op: FHIR.Operator?
             if stu3Form != nil, condition["operator"] == nil {
@@ -348,39 +498,231 @@ struct FHIRDecoder {
             } else {
                 error(condition["operator"] ?? entry, "an enableWhen of '\(linkId)' has no \"operator\"; expected one of exists, =, !=, >, <, >=, <= (1..1)")
             }
-            // STU3 also compares answerUri and answerAttachment.
-            let allowed: Set<FHIR.ValueType> =
-                stu3Form != nil ? Set(FHIR.ValueType.allCases) : [.boolean, .decimal, .integer, .date, .dateTime, .time, .string, .coding, .quantity, .reference]
-            let answer = value(condition, prefix: "answer", in: "an enableWhen of '\(linkId)'", allowed: allowed)
-            if op == .exists, let answer, answer.type != .boolean {
-                // que-7 leaves the meaning undefined, so the file cannot be simulated.
-                error(
-                    entry, "operator exists takes answerBoolean, not answer\(answer.type.rawValue) (que-7)",
-                    hint: "write \"answerBoolean\": true to test that it is answered, false that it is not", rule: "fhir-que-7")
-                continue
-            }
-            if let question, let op, let answer {
-                conditions.append(FHIR.EnableWhen(question: question, op: op, answer: answer, location: entry.location))
+            guard let value = conditionValue(condition, linkId: linkId, op: op) else { continue }
+            if let question, let op {
+                if value.asWritten { writtenValues.append((item, conditions.count)) }
+                if engine == .lhcForms, op != .exists { triggers.append((item, conditions.count, value.written)) }
+                var decoded = FHIR.EnableWhen(question: question, op: op, answer: value.answer, location: entry.location)
+                decoded.androidFailure = value.androidFailure
+                conditions.append(decoded)
             }
         }
-        var behavior: FHIR.EnableBehavior?
-        if let cursor = object["enableBehavior"], let name = cursor.stringValue {
-            behavior = FHIR.EnableBehavior(rawValue: name)
-            if behavior == nil { error(cursor, "unknown enableBehavior \"\(name)\"; expected all or any") }
-        } else if let cursor = object["enableBehavior"] {
-            error(cursor, "expected \"all\" or \"any\" for \"enableBehavior\", found \(cursor.node.kindDescription)")
-        }
-        if entries.count > 1, object["enableBehavior"] == nil, stu3Form != nil {
-            // STU3 has no enableBehavior: C3-PRO ANDs them all (its own rules); the r4 profile reads them as
-            // LHC-Forms reads a missing enableBehavior, any (lint c3pro-several-conditions).
-            behavior = .any
-        } else if entries.count > 1, object["enableBehavior"] == nil, let cursor = object["enableWhen"] {
-            // Engines disagree here (LHC-Forms: any; android-fhir: throws; C3-PRO: all), so there is no reading to simulate.
-            error(
-                cursor, "'\(linkId)' has \(entries.count) enableWhen conditions but no enableBehavior (que-12)",
-                hint: "add \"enableBehavior\": \"all\" or \"any\": LHC-Forms reads it as any, C3-PRO as all, and android-fhir fails", rule: "fhir-que-12")
+        var behavior = decodeBehavior(object, linkId: linkId, hasConditions: !entries.isEmpty)
+        if entries.count > 1, behavior == nil, stu3Form != nil {
+            // STU3 has no enableBehavior: C3-PRO ANDs them all (its own rules, lint c3pro-several-conditions); the
+            // r4 profile reads them as each R4 engine reads a missing enableBehavior: LHC-Forms any, android-fhir
+            // throws when it evaluates the item (FHIRProfile.combine).
+            differsByEngine = true
+            if engine == .lhcForms { behavior = .any }
+        } else if entries.count > 1, behavior == nil, let cursor = object["enableWhen"] {
+            constraint(
+                "que-12", cursor,
+                "'\(linkId)' has \(entries.count) enableWhen conditions but no enableBehavior: LHC-Forms reads them as any, android-fhir throws IllegalStateException when it first evaluates the item, C3-PRO ANDs them",
+                hint: "add \"enableBehavior\": \"all\" or \"any\"")
+            differsByEngine = true
+            if engine == .lhcForms {
+                // Without a logic, _checkSkipLogic takes ANY (LHNCBC/lforms@24c71875 src/fhir/R4R5-common/sdc-import.js:98-100,
+                // src/lib/lforms/lhc-form-data.ts:3994-4001). android-fhir keeps none and throws when it evaluates the
+                // item (FHIRProfile.combine).
+                behavior = .any
+            }
         }
         return (conditions, behavior)
+    }
+
+    /// `enableBehavior` as the engine reads it. R4 has the codes all and any. LHC-Forms reads it only on an
+    /// item with enableWhen, if truthy, and upper-cases it (sdc-import.js:98-100): "ALL" and "Any" work, any
+    /// other string is neither all nor any, so the item is never enabled (lhc-form-data.ts:3994-3999), and a
+    /// value that is not a string throws a TypeError at import. android-fhir's HAPI parser refuses a code that
+    /// is not exactly all or any (a blank one is left unset).
+    private mutating func decodeBehavior(_ object: JSONObjectCursor, linkId: String, hasConditions: Bool) -> FHIR.EnableBehavior? {
+        guard let cursor = object["enableBehavior"] else { return nil }
+        let json = cursor.node.plain
+        if let name = json.stringValue, let behavior = FHIR.EnableBehavior(rawValue: name), behavior != .neither { return behavior }
+        var lhc: FHIR.EnableBehavior?
+        var lhcThrows = false
+        let lhcWords: String
+        switch json {
+        case _ where !FHIRLenientReading.truthy(json) || !hasConditions:
+            lhcWords = hasConditions ? "ignores it (falsy)" : "ignores it (no enableWhen)"
+        case .string(let name):
+            let upper = name.uppercased()
+            lhc = upper == "ALL" ? .all : upper == "ANY" ? .any : .neither
+            lhcWords = lhc == .neither ? "reads \"\(upper)\", neither ALL nor ANY, so the item is never enabled" : "upper-cases it and reads \(upper)"
+        default:
+            lhcThrows = true
+            lhcWords = "throws a TypeError at import (toUpperCase is not a function), so it refuses the file"
+        }
+        let hapi = FHIRLenientReading.hapiText(json).map { $0.trimmingCharacters(in: .whitespaces) }
+        let androidUnset = json == .null || hapi?.isEmpty == true
+        differsByEngine = true
+        finding(
+            .error, cursor,
+            "enableBehavior is \(FHIRLenientReading.describe(json)), not the code all or any as R4 requires: LHC-Forms \(lhcWords), android-fhir \(androidUnset ? "leaves it unset (HAPI leaves a blank value unset)" : "refuses the file (HAPI's parser cannot read the code)")",
+            hint: "write \"enableBehavior\": \"all\" or \"any\"", rule: Self.jsonTypeRule)
+        switch engine {
+        case .lhcForms:
+            if lhcThrows {
+                refusal(cursor, "enableBehavior of '\(linkId)' is \(FHIRLenientReading.describe(json)), on which sdc-import.js:99 calls toUpperCase and throws a TypeError; expected \"all\" or \"any\"")
+            }
+            return lhc
+        case .androidFHIR:
+            if !androidUnset { refusal(cursor, "enableBehavior of '\(linkId)' is \(FHIRLenientReading.describe(json)), which HAPI's parser cannot read, so it throws; expected \"all\" or \"any\"") }
+            return nil
+        }
+    }
+
+    /// An enableWhen's answer[x] as the engine reads it.
+    struct ConditionValue {
+        let answer: FHIR.Value
+        /// Whether LHC-Forms keeps it as written, to be typed by the item the condition reads.
+        var asWritten = false
+        /// The JSON as written (nil: no answer[x]), which LHC-Forms makes its trigger of.
+        var written: JSONValue?
+        /// Why android-fhir throws when it evaluates the condition.
+        var androidFailure: String?
+    }
+
+    /// An enableWhen's answer[x] as the engine reads it.
+    ///
+    /// A value whose JSON is not of its answer[x] type breaks R4 (lint `fhir-json-type`, an error at the value).
+    /// LHC-Forms takes the first `answer…` member's value as written, whatever its type suffix
+    /// (`_getFHIRValueWithPrefixKey`, LHNCBC/lforms@24c71875 src/fhir/common/sdc-import-common.js:684-701), and
+    /// compares it by the type of the item the condition reads (src/fhir/R4R5-common/sdc-import.js:79-95), so
+    /// its type is settled once every item is read (`typeWrittenValues`). android-fhir parses the value's
+    /// text as the suffix's type and refuses the file when it cannot (`FHIRLenientReading.hapiValue`).
+    /// `exists` reads answerBoolean: LHC-Forms by its truthiness, a missing one being false
+    /// (`trigger.exists && hasAnswer || !trigger.exists && !hasAnswer`, src/lib/lforms/lhc-form-data.ts:3878-3880),
+    /// android-fhir through HAPI's `answerBooleanType`, which throws for another type or a missing value when
+    /// the condition is evaluated (EnablementEvaluator.kt:192-197).
+    private mutating func conditionValue(_ condition: JSONObjectCursor, linkId: String, op: FHIR.Operator?) -> ConditionValue? {
+        // STU3 also compares answerUri and answerAttachment.
+        let allowed: Set<FHIR.ValueType> =
+            stu3Form != nil ? Set(FHIR.ValueType.allCases) : [.boolean, .decimal, .integer, .date, .dateTime, .time, .string, .coding, .quantity, .reference]
+        let found = FHIRValues.members(condition, prefix: "answer")
+        if found.isEmpty, op == .exists {
+            differsByEngine = true
+            constraint(
+                "que-7", condition.cursor,
+                "an exists condition of '\(linkId)' has no answerBoolean: LHC-Forms reads it as exists false, android-fhir throws when it evaluates it (NullPointerException reading answerBooleanType)",
+                hint: "write \"answerBoolean\": true to test that it is answered, false that it is not")
+            return ConditionValue(
+                answer: FHIR.Value(.boolean, false),
+                androidFailure: engine == .androidFHIR ? "NullPointerException: an exists condition of '\(linkId)' has no answer[x], and answerBooleanType.booleanValue() reads a null value (EnablementEvaluator.kt:192-197)" : nil)
+        }
+        guard let first = found.first else {
+            let expected = allowed.map { "answer" + $0.rawValue }.sorted().joined(separator: ", ")
+            error(condition.cursor, "an enableWhen of '\(linkId)' has no answer[x]; expected one of \(expected)")
+            return nil
+        }
+        if found.count > 1 {
+            error(found[1].cursor, "an enableWhen of '\(linkId)' has both \"\(first.key)\" and \"\(found[1].key)\"; expected one answer[x]")
+            return nil
+        }
+        guard allowed.contains(first.type) else {
+            let expected = allowed.map { "answer" + $0.rawValue }.sorted().joined(separator: ", ")
+            error(first.cursor, "\"\(first.key)\" is not allowed in an enableWhen of '\(linkId)'; expected one of \(expected)")
+            return nil
+        }
+        let json = first.cursor.node.plain
+        if op == .exists, first.type != .boolean || json.boolValue == nil {
+            let lhc = FHIRLenientReading.truthy(json)
+            let android = first.type == .boolean ? FHIRLenientReading.hapiBoolean(json) : .refused
+            differsByEngine = true
+            let androidWords = if case .value(let flag) = android { "reads it as \(CanonicalJSON.compact(flag))" } else { "throws when it evaluates it" }
+            let message = "operator exists with \"\(first.key)\": \(CanonicalJSON.compact(json))"
+            let effect = "LHC-Forms tests \(lhc ? "that it is answered" : "that it is not") (the value's JavaScript truthiness), android-fhir \(androidWords)"
+            if first.type != .boolean {
+                constraint("que-7", first.cursor, "\(message) where exists takes answerBoolean: \(effect)", hint: "write \"answerBoolean\": true to test that it is answered, false that it is not")
+            } else {
+                finding(.error, first.cursor, "\(message) is not true or false as R4 JSON requires: \(effect)", hint: "write \"answerBoolean\": \(lhc)", rule: Self.jsonTypeRule)
+            }
+            switch (engine, android) {
+            case (.lhcForms, _): return ConditionValue(answer: FHIR.Value(.boolean, .bool(lhc)))
+            case (.androidFHIR, .value(let flag)): return ConditionValue(answer: FHIR.Value(.boolean, flag))
+            case (.androidFHIR, _):
+                let reason = first.type == .boolean
+                    ? "\"\(first.key)\": \(CanonicalJSON.compact(json)) is no boolean HAPI can parse" : "answerBooleanType on an \(first.key) throws FHIRException (type mismatch)"
+                return ConditionValue(
+                    answer: FHIR.Value(first.type, json),
+                    androidFailure: "an exists condition of '\(linkId)': \(reason) (google/android-fhir@28a50345 datacapture/src/main/java/com/google/android/fhir/datacapture/enablement/EnablementEvaluator.kt:192-197)")
+            }
+        }
+        guard let problem = FHIRValues.problem(json, as: first.type) else { return ConditionValue(answer: FHIR.Value(first.type, json), written: json) }
+        differsByEngine = true
+        let android = FHIRLenientReading.hapiValue(json, as: first.type)
+        let question = condition["question"]?.stringValue ?? "?"
+        let androidWords = android.map { "reads it as \(CanonicalJSON.compact($0))" } ?? "refuses the file (HAPI's parser cannot read it as \(first.type.rawValue.lowercased()))"
+        finding(
+            .error, first.cursor,
+            "\"\(first.key)\" is \(FHIRLenientReading.describe(json)): \(problem), as R4 JSON requires: LHC-Forms compares the value as written with the answers of '\(question)', android-fhir \(androidWords)",
+            hint: "write the value with the answer[x] of the question's answers", rule: Self.jsonTypeRule)
+        switch engine {
+        case .lhcForms:
+            return ConditionValue(answer: FHIR.Value(first.type, json), asWritten: true, written: json)
+        case .androidFHIR:
+            guard let android else {
+                refusal(first.cursor, "\"\(first.key)\" is \(FHIRLenientReading.describe(json)), which HAPI's parser cannot read as \(first.type.rawValue.lowercased()), so it throws")
+                return nil
+            }
+            return ConditionValue(answer: FHIR.Value(first.type, android))
+        }
+    }
+
+    /// Types the values LHC-Forms reads as written by the answers of the item their condition reads: the
+    /// last item with that linkId, as `_createLinkIdItemMap` keeps the last (LHNCBC/lforms@24c71875
+    /// src/fhir/common/sdc-import-common.js:1239-1255) and `_getDataType` of it decides the comparison. A value
+    /// that none of that item's answer types takes keeps its own type and never equals an answer.
+    private mutating func typeWrittenValues() {
+        guard !writtenValues.isEmpty else { return }
+        var last: [String: Int] = [:]
+        for (index, item) in items.enumerated() {
+            if let item { last[item.linkId] = index }
+        }
+        for (item, index) in writtenValues {
+            guard var decoded = items[item] else { continue }
+            let condition = decoded.enableWhen[index]
+            guard let source = last[condition.question].flatMap({ items[$0] }),
+                let type = source.answerTypes.first(where: { FHIRValues.problem(condition.answer.json, as: $0) == nil })
+            else { continue }
+            decoded.enableWhen[index] = FHIR.EnableWhen(question: condition.question, op: condition.op, answer: FHIR.Value(type, condition.answer.json), location: condition.location)
+            items[item] = decoded
+        }
+    }
+
+    /// LHC-Forms' trigger of each condition, converted by the data type of the last item with its linkId
+    /// (`_createLinkIdItemMap` keeps the last, sdc-import-common.js:1239-1255; `_processSkipLogic` converts by
+    /// it, sdc-import.js:79-95). A conversion that throws makes LHC-Forms refuse the file.
+    private mutating func makeTriggers() {
+        guard !triggers.isEmpty else { return }
+        var last: [String: Int] = [:]
+        for (index, item) in items.enumerated() {
+            if let item { last[item.linkId] = index }
+        }
+        for (item, index, written) in triggers {
+            guard var decoded = items[item], let source = last[decoded.enableWhen[index].question].flatMap({ items[$0] }) else { continue }
+            let condition = decoded.enableWhen[index]
+            let lastType = FHIRLHCForms.DataType(source)
+            switch FHIRLHCForms.trigger(written, lastItemType: lastType) {
+            case .success(let trigger):
+                decoded.enableWhen[index].lhcTrigger = trigger
+                items[item] = decoded
+                if lastType == .coding, trigger == .null || condition.op.isOrdering {
+                    let what = condition.op.isOrdering ? "the ordering \(condition.op.rawValue) gives no trigger value" : "LHC-Forms makes no Coding of its \(condition.answer.member.key)"
+                    findings.append(
+                        Diagnostic(
+                            .warning, file: file, location: condition.location,
+                            message: "an enableWhen of '\(decoded.linkId)' reads the choice item '\(condition.question)' and \(what): LHC-Forms throws a TypeError (_codingsEqual reads the system of null) as soon as '\(condition.question)' has an answer; android-fhir compares the values",
+                            hint: "compare a choice item with = or != and answerCoding", rule: Self.choiceTriggerRule))
+                }
+            case .failure(let typeError):
+                errors.append(
+                    Diagnostic(
+                        .error, file: file, location: condition.location,
+                        message: "\(engine.name) refuses this Questionnaire: an enableWhen of '\(decoded.linkId)' reading '\(condition.question)' makes it throw a TypeError at import: \(typeError.reason) (LHNCBC/lforms@24c71875 src/fhir/R4R5-common/sdc-import.js:79-95)",
+                        hint: "see docs/fhir.md, Engines: the other engine may render it (option engine)", rule: Self.refusalRule))
+            }
+        }
     }
 
     /// STU3 `options`: a Reference to the ValueSet of the choices.
@@ -402,7 +744,15 @@ struct FHIRDecoder {
             }
             let allowed: Set<FHIR.ValueType> = [.integer, .date, .time, .string, .coding, .reference]
             guard let value = value(option, prefix: "value", in: "an \(key) of '\(linkId)'", allowed: allowed) else { return nil }
-            return FHIR.AnswerOption(value: value, initialSelected: bool(option, "initialSelected") ?? false, location: entry.location)
+            if value.type == .reference {
+                differsByEngine = true
+                if engine == .lhcForms {
+                    refusal(
+                        entry,
+                        "an \(key) of '\(linkId)' is a valueReference, on which LHC-Forms throws \"Unable to handle data type in answerOption\" (LHNCBC/lforms@24c71875 src/fhir/R4R5-common/sdc-import.js:188-190)")
+                }
+            }
+            return FHIR.AnswerOption(value: value, initialSelected: flag(option, "initialSelected") ?? false, location: entry.location)
         }
     }
 
@@ -448,7 +798,7 @@ struct FHIRDecoder {
                 }
                 if name == "questionnaire-maxOccurs" { result.maxOccurs = count } else { result.minOccurs = count }
             case "questionnaire-hidden":
-                result.hidden = bool(ext, "valueBoolean") ?? false
+                result.hidden = flag(ext, "valueBoolean", lhc: .stringTrue) ?? false
             case "questionnaire-itemControl":
                 let plain = ext["valueCodeableConcept"]?.node.plain.objectValue
                 result.itemControl = plain?["coding"]?.arrayValue?.first?.objectValue?["code"]?.stringValue
@@ -478,7 +828,7 @@ struct FHIRDecoder {
 
     /// The que-* constraints of an item that engines render anyway (§A2): reported by lint, not by a load.
     private mutating func checkConstraints(
-        _ object: JSONObjectCursor, linkId: String, type: FHIR.ItemType, options: [FHIR.AnswerOption], initial: [FHIR.Value], children: [Int]
+        _ object: JSONObjectCursor, linkId: String, type: FHIR.ItemType, repeats: Bool, options: [FHIR.AnswerOption], initial: [FHIR.Value], children: [Int]
     ) {
         let cursor = object.cursor
         if type == .group, object["item"] == nil || children.isEmpty {
@@ -493,8 +843,15 @@ struct FHIRDecoder {
         if object["answerOption"] != nil, let valueSet = object["answerValueSet"] {
             constraint("que-4", valueSet, "'\(linkId)' has both answerOption and answerValueSet", hint: "keep one: the simulation uses answerOption")
         }
-        if type != .choice, type != .openChoice, let choices = object["answerOption"] ?? object["answerValueSet"] {
-            constraint("que-5", choices, "'\(linkId)' is \(type.withArticle) item with answer choices", hint: "only choice and open-choice items take answerOption or answerValueSet")
+        // que-5's expression, not its one-line description ("Only 'choice' and 'open-choice' items can have
+        // answerValueSet"): (type = 'choice' or 'open-choice' or 'decimal' or 'integer' or 'date' or 'dateTime'
+        // or 'time' or 'string' or 'quantity') or (answerValueSet.empty() and answerOption.empty())
+        // (hl7.org/fhir/R4/questionnaire.html#invs).
+        let takesChoices: Set<FHIR.ItemType> = [.choice, .openChoice, .decimal, .integer, .date, .dateTime, .time, .string, .quantity]
+        if !takesChoices.contains(type), let choices = object["answerOption"] ?? object["answerValueSet"] {
+            constraint(
+                "que-5", choices, "'\(linkId)' is \(type.withArticle) item with answer choices",
+                hint: "answerOption and answerValueSet go on choice, open-choice, decimal, integer, date, dateTime, time, string and quantity items")
         }
         if type == .display, let key = object["required"] ?? object["repeats"] {
             constraint("que-6", key, "the display item '\(linkId)' has required or repeats", hint: "remove them: display items take no answers")
@@ -513,7 +870,7 @@ struct FHIRDecoder {
                 "que-11", key, "'\(linkId)' has both answerOption and initial",
                 hint: "mark the default option with initialSelected instead; the simulation applies initial as LHC-Forms does")
         }
-        if initial.count > 1, !(object["repeats"]?.boolValue ?? false), let key = object["initial"] {
+        if initial.count > 1, !repeats, let key = object["initial"] {
             constraint("que-13", key, "'\(linkId)' has \(initial.count) initial values but does not repeat", hint: "keep one initial value, or make the item repeat")
         }
     }

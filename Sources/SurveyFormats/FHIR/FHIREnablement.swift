@@ -21,6 +21,7 @@ enum FHIRTruth: Equatable, Sendable {
 /// The operators of the R4B/R5 code system (§A1): `exists` against answered-ness; `=` and the orderings
 /// true when any answer matches; `!=` by the option: "no answer equals" (R5 and LHC-Forms: true on an
 /// unanswered source) or "any answer differs" (android-fhir: false on one, and true for [a, b] != a).
+/// Values compare as the engine compares them (`FHIRValues.equal`: Codings differ between the engines).
 struct FHIRStandardRules: FHIREnablementRules {
     enum NotEquals: String, Sendable {
         case noAnswerEquals = "no-answer-equals"
@@ -28,6 +29,7 @@ struct FHIRStandardRules: FHIREnablementRules {
     }
 
     let notEquals: NotEquals
+    var engine: FHIREngine = .lhcForms
 
     func holds(_ condition: FHIR.EnableWhen, answers: [FHIR.Value]) -> Bool {
         let expected = condition.answer
@@ -35,11 +37,11 @@ struct FHIRStandardRules: FHIREnablementRules {
         case .exists:
             return !answers.isEmpty == (expected.json.boolValue ?? true)
         case .equals:
-            return answers.contains { FHIRValues.equal($0, expected) == true }
+            return answers.contains { FHIRValues.equal($0, expected, engine: engine) == true }
         case .notEquals:
             switch notEquals {
-            case .noAnswerEquals: return !answers.contains { FHIRValues.equal($0, expected) == true }
-            case .anyAnswerDiffers: return answers.contains { FHIRValues.equal($0, expected) == false }
+            case .noAnswerEquals: return !answers.contains { FHIRValues.equal($0, expected, engine: engine) == true }
+            case .anyAnswerDiffers: return answers.contains { FHIRValues.equal($0, expected, engine: engine) == false }
             }
         case .greater: return answers.contains { FHIRValues.compare($0, expected).map { $0 > 0 } ?? false }
         case .less: return answers.contains { FHIRValues.compare($0, expected).map { $0 < 0 } ?? false }
@@ -48,8 +50,8 @@ struct FHIRStandardRules: FHIREnablementRules {
         }
     }
 
-    /// `any` when enableBehavior says any; `all` otherwise (one condition, or `all`: a file with several
-    /// conditions and no behavior does not load, que-12).
+    /// `any` when enableBehavior says any; `all` otherwise (one condition, or `all`; several conditions without
+    /// a behavior are LHC-Forms' any, set at load, and android-fhir's throw, `FHIRProfile.combine`: que-12).
     func combine(_ behavior: FHIR.EnableBehavior?, _ outcomes: [FHIRTruth]) -> FHIRTruth {
         if behavior == .any {
             if outcomes.contains(.true) { return .true }
@@ -60,15 +62,76 @@ struct FHIRStandardRules: FHIREnablementRules {
     }
 }
 
-/// The engine an R4 session simulates: its enablement rules and the response it writes. The c3pro profile
-/// navigates otherwise (one step at a time), so it runs its own session, `FHIRC3PROSession`.
+/// One enableWhen condition as an R4 engine evaluates it: its truth, or what the engine throws evaluating it
+/// (the engine fails, so the action that led there breaks the form).
+enum FHIRConditionValue: Equatable {
+    case truth(FHIRTruth)
+    case failure(String)
+}
+
+/// The engine an R4 session simulates: how it evaluates a condition, how it combines an item's conditions,
+/// and the response it writes. The c3pro profile navigates otherwise (one step at a time), so it runs its own
+/// session, `FHIRC3PROSession`.
 struct FHIRProfile: Sendable {
-    let rules: any FHIREnablementRules
+    let engine: FHIREngine
+    /// The reading of `!=`: the engine's unless the `not-equals` option says otherwise.
+    let notEquals: FHIRStandardRules.NotEquals
     let response: any FHIRResponseWriter
 
-    /// The standard profile, with the `not-equals` option read from the settings.
+    /// The standard profile for the engine the settings choose.
     static func standard(_ settings: SessionSettings) -> FHIRProfile {
-        let reading = settings.options[FHIRSurvey.notEqualsOption].flatMap(FHIRStandardRules.NotEquals.init(rawValue:)) ?? .noAnswerEquals
-        return FHIRProfile(rules: FHIRStandardRules(notEquals: reading), response: FHIRStandardResponse())
+        let engine = FHIREngine.of(settings)
+        let engineReading: FHIRStandardRules.NotEquals = engine == .androidFHIR ? .anyAnswerDiffers : .noAnswerEquals
+        let reading = settings.options[FHIRSurvey.notEqualsOption].flatMap(FHIRStandardRules.NotEquals.init(rawValue:)) ?? engineReading
+        return FHIRProfile(engine: engine, notEquals: reading, response: FHIRStandardResponse())
+    }
+
+    /// Whether a condition holds, read against the item it reads (nil: no item has its linkId) and the
+    /// answers the engine sees there (none when unanswered; a disabled source: see the session), or what the
+    /// engine throws.
+    func evaluate(_ condition: FHIR.EnableWhen, source: FHIR.Item?, answers: [FHIR.Value]) -> FHIRConditionValue {
+        switch engine {
+        case .lhcForms:
+            // `exists` compares answered-ness with the value's truthiness, read at load (lhc-form-data.ts:3878-3880).
+            guard condition.op != .exists, let source, let trigger = condition.lhcTrigger else {
+                return .truth(FHIRTruth(FHIRStandardRules(notEquals: notEquals, engine: engine).holds(condition, answers: answers)))
+            }
+            switch FHIRLHCForms.evaluate(condition, trigger: trigger, source: source, answers: answers, notEquals: notEquals) {
+            case .success(let holds): return .truth(FHIRTruth(holds))
+            case .failure(let error): return .failure("TypeError: \(error.reason) (LHNCBC/lforms@24c71875 src/lib/lforms/lhc-form-data.ts:3847-3906)")
+            }
+        case .androidFHIR:
+            switch FHIRAndroid.evaluate(condition, answers: answers, notEquals: notEquals) {
+            case .success(let holds): return .truth(FHIRTruth(holds))
+            case .failure(let failure): return .failure(failure.reason)
+            }
+        }
+    }
+
+    /// An item's enablement from its conditions, each evaluated by `value(index)` in order and only as far as
+    /// the engine goes: all stops at the first false, any at the first true, and an SDC-dependent unknown
+    /// is carried by Kleene's logic. LHC-Forms reads a behavior other than all and any as neither, so it
+    /// evaluates nothing and never enables the item (`_checkSkipLogic`, lhc-form-data.ts:3994-4020);
+    /// android-fhir throws when several conditions have no behavior (EnablementEvaluator.kt:166-172).
+    func combine(_ item: FHIR.Item, _ value: (Int) -> FHIRConditionValue) -> FHIRConditionValue {
+        let count = item.enableWhen.count
+        if engine == .androidFHIR, count > 1, item.enableBehavior == nil {
+            return .failure(
+                "IllegalStateException: \"Unrecognized enable when behavior null\": '\(item.linkId)' has \(count) enableWhen and no enableBehavior (google/android-fhir@28a50345 datacapture/src/main/java/com/google/android/fhir/datacapture/enablement/EnablementEvaluator.kt:166-172)"
+            )
+        }
+        if item.enableBehavior == .neither { return .truth(.false) }
+        let any = item.enableBehavior == .any
+        var unknown = false
+        for index in 0..<count {
+            switch value(index) {
+            case .failure(let reason): return .failure(reason)
+            case .truth(.unknown): unknown = true
+            case .truth(.true) where any: return .truth(.true)
+            case .truth(.false) where !any: return .truth(.false)
+            case .truth: break
+            }
+        }
+        return .truth(unknown ? .unknown : FHIRTruth(!any))
     }
 }

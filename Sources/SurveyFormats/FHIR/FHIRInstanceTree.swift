@@ -24,6 +24,13 @@ struct FHIRInstanceTree {
     private(set) var indexByID: [String: Int] = [:]
     /// The instances of each item, in document order.
     private(set) var instancesOfItem: [[Int]]
+    /// Where LHC-Forms places each instance when it looks for a source from it: the first instance with the
+    /// same element id (linkId and the instance numbers of it and its ancestors). Items sharing a linkId
+    /// (que-2) share it when their ancestors' numbers agree, and LHC-Forms finds the first
+    /// (`_findItemByLinkId` looks the item up by `_elementId`, LHNCBC/lforms@24c71875
+    /// src/lib/lforms/lhc-form-data.ts:3790-3797; `_elementId` is the linkId and `_idPath`, :1336-1354). Empty
+    /// when no two items share a linkId: every instance is then where it is.
+    private var lhcPlace: [Int] = []
 
     /// - Parameters:
     ///   - answerCount: how many answers an instance id holds now.
@@ -31,6 +38,27 @@ struct FHIRInstanceTree {
     init(survey: FHIRSurvey, answerCount: (String) -> Int, groupCount: (String) -> Int) {
         instancesOfItem = Array(repeating: [], count: survey.items.count)
         add(survey.topLevel, survey: survey, prefix: "", parent: nil, answerIndex: nil, answerCount: answerCount, groupCount: groupCount)
+        if survey.itemsByLinkId.count < survey.items.count { placeByElementID(survey) }
+    }
+
+    /// `lhcPlace`: an instance's `_idPath` is its ancestors' with its own number appended, 1 unless it is the
+    /// N-th instance of a repeating group; an item under a question's answer k sits under the k-th instance of
+    /// that question, as LHC-Forms repeats a question with its items.
+    private mutating func placeByElementID(_ survey: FHIRSurvey) {
+        var paths: [String] = []
+        var first: [String: Int] = [:]
+        lhcPlace = instances.indices.map { position in
+            let instance = instances[position]
+            let own = instance.groupBase.map { String(instance.id.dropFirst($0.count + 1)) } ?? "1"
+            var path = instance.parent.map { paths[$0] } ?? ""
+            if let answer = instance.answerIndex, let slash = path.lastIndex(of: "/") { path = String(path[..<slash]) + "/\(answer + 1)" }
+            path += "/" + own
+            paths.append(path)
+            let key = survey.items[instance.item].linkId + "\u{0}" + path
+            if let earlier = first[key] { return earlier }
+            first[key] = position
+            return position
+        }
     }
 
     private mutating func add(
@@ -40,7 +68,7 @@ struct FHIRInstanceTree {
         for child in children {
             let item = survey.items[child]
             if item.isRepeatingGroup {
-                let base = prefix + item.linkId
+                let base = prefix + item.id
                 for number in 1...max(1, groupCount(base)) {
                     let position = append(child, id: "\(base)#\(number)", parent: parent, answerIndex: answerIndex, groupBase: base)
                     add(item.children, survey: survey, prefix: "\(base)#\(number)/", parent: position, answerIndex: nil, answerCount: answerCount, groupCount: groupCount)
@@ -48,7 +76,7 @@ struct FHIRInstanceTree {
                 }
                 continue
             }
-            let id = prefix + item.linkId
+            let id = prefix + item.id
             let position = append(child, id: id, parent: parent, answerIndex: answerIndex, groupBase: nil)
             if !item.children.isEmpty {
                 if item.type.takesAnswers {
@@ -77,17 +105,23 @@ struct FHIRInstanceTree {
         return position
     }
 
-    /// The instance of `item` a condition of the instance at `position` reads: the nearest on the ancestor
-    /// axis, then the preceding, then the following (R4 enableWhen.question comment; android-fhir and
-    /// LHC-Forms search the same way over response items, §A1).
-    func source(_ item: Int, for position: Int) -> Int? {
+    /// The instance a condition of the instance at `position` reads, among the instances of `items` (the items
+    /// with the condition's linkId, several when it is shared, que-2): the nearest on the ancestor axis, then
+    /// the preceding, then the following (R4 enableWhen.question comment; android-fhir and LHC-Forms search
+    /// response items and item instances by linkId this way, §A1: google/android-fhir@28a50345
+    /// .../enablement/EnablementEvaluator.kt:221-250, LHNCBC/lforms@24c71875 src/lib/lforms/lhc-form-data.ts:3776-3821).
+    ///
+    /// Under LHC-Forms the preceding and following axes run from the instance's place (`lhcPlace`), which for
+    /// an item sharing its linkId with an earlier one of the same element id is that earlier one's.
+    func source(_ items: [Int], for position: Int, engine: FHIREngine = .androidFHIR) -> Int? {
         var current = instances[position].parent
         while let ancestor = current {
-            if instances[ancestor].item == item { return ancestor }
+            if items.contains(instances[ancestor].item) { return ancestor }
             current = instances[ancestor].parent
         }
-        let candidates = instancesOfItem[item]
+        let candidates = items.count == 1 ? instancesOfItem[items[0]] : items.flatMap { instancesOfItem[$0] }.sorted()
         guard !candidates.isEmpty else { return nil }
+        let position = engine == .lhcForms && !lhcPlace.isEmpty ? lhcPlace[position] : position
         // The first candidate after `position`; the one before it is the nearest preceding.
         var low = 0
         var high = candidates.count

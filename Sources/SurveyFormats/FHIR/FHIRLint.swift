@@ -5,10 +5,14 @@ import SurveyCore
 /// author probably meant (conditions that can never match, engines that disagree, SDC expressions that are
 /// not evaluated, cycles).
 enum FHIRLint {
+    /// Read as the default engine (LHC-Forms) reads the file: its errors are what stops a default run; the
+    /// findings about constructs the engines read differently say what each engine does.
     static func findings(_ root: JSONCursor) -> [Diagnostic] {
-        let (outline, errors, findings) = FHIRDecoder.read(root)
-        guard let outline else { return errors + findings }
-        return errors + findings + outline.duplicates + outline.dangling + conditionFindings(outline) + expressionFindings(outline)
+        let reading = FHIRDecoder.read(root)
+        guard let outline = reading.outline else { return reading.errors + reading.findings }
+        // An STU3-era file loads with an enableWhen naming no item, so its reading's errors leave it out.
+        let dangling = outline.stu3Form == nil ? [] : outline.dangling
+        return reading.errors + reading.findings + outline.duplicates + dangling + conditionFindings(outline) + expressionFindings(outline)
             + cycleFindings(outline) + requiredFindings(outline) + FHIRC3PROLint.findings(outline)
     }
 
@@ -35,23 +39,27 @@ enum FHIRLint {
                 }
                 if condition.op.isOrdering, !condition.answer.type.isOrdered {
                     add(
-                        .warning, "'\(condition.op.rawValue)' on answer\(condition.answer.type.rawValue) is always false: only integer, decimal, date, dateTime, time, string and Quantity have an order",
+                        .warning,
+                        "'\(condition.op.rawValue)' on answer\(condition.answer.type.rawValue) has no order: only integer, decimal, date, dateTime, time, string and Quantity have one; LHC-Forms never matches it (on a choice item it throws a TypeError once the item is answered), android-fhir's compareTo throws NotImplementedError",
                         hint: "use = or != for booleans, Codings and References", rule: "fhir-operator-type")
                 } else if let reason = mismatch(condition, source: source), condition.op != .exists {
-                    add(.warning, "\(reason): the condition '\(condition.description)' of '\(item.linkId)' never matches an answer", hint: "use the answer[x] type of the question's answers", rule: "fhir-answer-type")
+                    add(
+                        .warning,
+                        "\(reason): = in '\(condition.description)' of '\(item.linkId)' never matches an answer; LHC-Forms compares JavaScript values, so its != is loose and its orderings on numbers coerce, while android-fhir's orderings throw",
+                        hint: "use the answer[x] type of the question's answers", rule: "fhir-answer-type")
                 } else if condition.op != .exists, let reason = neverMatches(condition, source: source) {
                     let effect = condition.op == .notEquals ? "is always true" : "can never be true"
                     add(.warning, "\(reason), so '\(condition.description)' on '\(item.linkId)' \(effect)", hint: "compare with one of the options' values", rule: "fhir-never-matches")
                 }
                 if condition.op != .exists, condition.answer.type.isNumber, let expected = numberType(source), expected != condition.answer.type {
                     add(
-                        .warning, "answer\(condition.answer.type.rawValue) against the \(source.type.rawValue) item '\(source.linkId)': LHC-Forms and SurveyReplay compare the numbers, android-fhir fails on the type mismatch",
+                        .warning, "answer\(condition.answer.type.rawValue) against the \(source.type.rawValue) item '\(source.linkId)': LHC-Forms compares the numbers; android-fhir's equals tests the class, so = is false and != true, and its orderings throw (MoreTypes.kt:35, 50-54)",
                         hint: "write answer\(expected.rawValue)", rule: "fhir-number-type")
                 }
                 if condition.op == .notEquals {
                     add(
                         .note, "'\(condition.description)' is true while '\(source.linkId)' is unanswered in LHC-Forms and R5, false in android-fhir (which also reads [a, b] != a as true)",
-                        hint: "SurveyReplay follows LHC-Forms by default; `option not-equals any-answer-differs` simulates android-fhir", rule: "fhir-not-equals-unanswered")
+                        hint: "SurveyReplay follows LHC-Forms by default; `option engine android-fhir` (or `option not-equals any-answer-differs`) simulates android-fhir", rule: "fhir-not-equals-unanswered")
                 }
                 found += placementFindings(outline, dependent: index, source: sourceIndex, condition: condition)
             }
@@ -111,17 +119,9 @@ enum FHIRLint {
     /// Why a condition's value can never be compared with the source's answers (a type they never have).
     static func mismatch(_ condition: FHIR.EnableWhen, source: FHIR.Item) -> String? {
         let given = condition.answer.type
-        var types: Set<FHIR.ValueType>
-        switch source.type {
-        case .choice, .openChoice:
-            types = Set(source.options.map(\.value.type))
-            if source.options.isEmpty { types = [.coding] }
-            if source.type == .openChoice { types.insert(.string) }
-        default:
-            guard let type = source.type.valueType else { return nil }
-            types = [type]
-        }
-        if given.isNumber, !types.isDisjoint(with: [.integer, .decimal]) { return nil }
+        let types = source.answerTypes
+        if types.isEmpty { return nil }
+        if given.isNumber, types.contains(where: \.isNumber) { return nil }
         if types.contains(given) { return nil }
         let names = types.map { "value" + $0.rawValue }.sorted().joined(separator: " or ")
         return "'\(source.linkId)' is \(source.type.withArticle) item whose answers are \(names), never answer\(given.rawValue)"

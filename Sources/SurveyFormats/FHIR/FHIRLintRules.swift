@@ -5,7 +5,7 @@ extension FHIRFormat {
     public var lintRules: [LintRule] {
         let constraints: [(Int, String)] = [
             (1, "a group without items, or a display item with items"), (2, "linkIds that are not unique"), (3, "a display item with a code"),
-            (4, "answerOption and answerValueSet on one item"), (5, "answer choices on an item that is not choice or open-choice"),
+            (4, "answerOption and answerValueSet on one item"), (5, "answer choices on an item type that takes none (by the invariant's expression)"),
             (6, "required or repeats on a display item"), (7, "enableWhen exists without answerBoolean"), (8, "an initial value on a group or display item"),
             (9, "readOnly on a display item"), (10, "maxLength on an item type that has no length"), (11, "answerOption and initial on one item"),
             (12, "several enableWhen without enableBehavior"), (13, "several initial values on an item that does not repeat"),
@@ -16,16 +16,20 @@ extension FHIRFormat {
                 document: "docs/fhir.md#lint-rules")
         }
         return rules + LintRule.table([
-            ("fhir-file-shape", .error, "what stops a load: a member of the wrong type, a missing linkId or type", "Fix the Questionnaire's shape as the finding says."),
-            ("fhir-dangling-question", .error, "enableWhen.question naming no item", "Name an existing linkId (the finding suggests the nearest)."),
+            ("fhir-file-shape", .error, "what stops a load: a member of the wrong type, a missing linkId", "Fix the Questionnaire's shape as the finding says."),
+            ("fhir-engine-refuses", .error, "what one engine refuses to render (the other may render it: option engine)", "Fix the construct the finding names, or run the file under the engine that renders it."),
+            ("fhir-json-type", .error, "a flag, enableWhen answer[x] or enableBehavior whose JSON or code is not R4's (each engine reads it its own way)", "Write the value as R4 JSON, as the finding's hint says."),
+            ("fhir-item-type", .error, "an item without an R4 type (error); a reference, url or open-choice item without options one engine does not render as its type says (warning)", "Give the item one of R4's types, or the type both engines render."),
+            ("fhir-choice-trigger", .warning, "a condition on a choice item that LHC-Forms throws on once the item is answered", "Compare a choice item with = or != and answerCoding."),
+            ("fhir-dangling-question", .error, "enableWhen.question naming no item (LHC-Forms refuses the file, android-fhir renders it)", "Name an existing linkId (the finding suggests the nearest)."),
             ("fhir-missing-status", .warning, "no status", "Add \"status\": \"active\" (or draft)."),
             ("fhir-ignored-extension", .warning, "minValue or maxValue on a group or display item", "Move the extension to the question it limits."),
             ("fhir-source-no-answers", .warning, "a condition reading a group or display item, which has no answers", "Read a question item instead."),
             ("fhir-operator-type", .warning, "> < >= <= on a boolean, Coding or Reference", "Use = or != for these types."),
             ("fhir-answer-type", .warning, "an answer[x] of a type the source's answers never have", "Use the answer type of the source item."),
-            ("fhir-number-type", .warning, "answerDecimal on an integer item or the reverse (android-fhir fails)", "Use answerInteger for integer items, answerDecimal for decimal ones."),
+            ("fhir-number-type", .warning, "answerDecimal on an integer item or the reverse (android-fhir: = false, != true, orderings throw)", "Use answerInteger for integer items, answerDecimal for decimal ones."),
             ("fhir-never-matches", .warning, "a value that is not among the source's options", "Compare with one of the source's answerOption values."),
-            ("fhir-not-equals-unanswered", .note, "a != condition: the engines disagree on an unanswered source", "Decide which engine you target (option not-equals), or add an exists condition."),
+            ("fhir-not-equals-unanswered", .note, "a != condition: the engines disagree on an unanswered source", "Decide which engine you target (option engine, or option not-equals), or add an exists condition."),
             ("fhir-forward-reference", .note, "a source after the item it enables", "Move the source before the item, if respondents should answer it first."),
             ("fhir-repeat-preceding", .warning, "in a repeating group, a source after the dependent (the previous instance is read)", "Move the source before the dependent item."),
             ("fhir-repeat-source", .warning, "a source inside a repeating item that does not contain the dependent", "Read a source outside the repeating item, or move the dependent into it."),

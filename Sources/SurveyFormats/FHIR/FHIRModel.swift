@@ -47,6 +47,16 @@ public enum FHIR {
         }
 
         var isNumber: Bool { self == .integer || self == .decimal }
+
+        /// The JavaScript type LHC-Forms holds such a value as: "number", "string", "boolean" or "object".
+        var javaScriptKind: String {
+            switch self {
+            case .integer, .decimal: "number"
+            case .boolean: "boolean"
+            case .date, .dateTime, .time, .string, .uri: "string"
+            case .coding, .quantity, .reference, .attachment: "object"
+            }
+        }
     }
 
     /// One typed value: its type and its JSON as the response writes it under `value<Type>`.
@@ -87,6 +97,12 @@ public enum FHIR {
         public let op: Operator
         public let answer: Value
         public let location: SourceLocation
+        /// Under LHC-Forms' reading: the skip-logic trigger LHC-Forms compares, converted by the data type of
+        /// the last item with the linkId (`FHIRLHCForms.trigger`); nil for `exists` and under android-fhir.
+        var lhcTrigger: FHIRJSValue?
+        /// Under android-fhir's reading: why evaluating this condition throws (an `exists` whose answer[x] is
+        /// not a boolean or is missing), or nil.
+        var androidFailure: String?
 
         /// `question op answer`, as coverage and messages show a condition.
         public var description: String {
@@ -96,6 +112,21 @@ public enum FHIR {
 
     public enum EnableBehavior: String, Sendable {
         case all, any
+        /// LHC-Forms' reading of a behavior other than all and any (upper-cased, `lhc-form-data.ts:3994-3999`):
+        /// neither, so its skip logic never enables the item.
+        case neither
+    }
+
+    /// How the engine of a reading renders an item its type does not fit, when it does not render it as that
+    /// type says.
+    public enum Rendering: Sendable, Equatable {
+        /// LHC-Forms has no data type for it (no type, an unknown one, or `reference`): `_getDataType` gives the
+        /// lowercase 'string', a text box (the template's default case) whose answers are exported nowhere and
+        /// which skip logic reads only by `exists`. The type as written, if any.
+        case lhcTextBox(written: String?)
+        /// android-fhir has no view for it (no type, `url`, `open-choice` without options): showing it throws
+        /// NotImplementedError (`QuestionnaireLists.kt:249-279`). Why, for messages.
+        case androidThrowsWhenShown(String)
     }
 
     public struct AnswerOption: Sendable {
@@ -167,6 +198,9 @@ public enum FHIR {
 
     public struct Item: Sendable {
         public let linkId: String
+        /// The id scenarios name the item by: its linkId, or for the second and later items sharing one
+        /// linkId (que-2), `linkId@N` with N its place among them in document order.
+        public internal(set) var id: String
         public let text: String?
         public let type: ItemType
         public let required: Bool
@@ -178,7 +212,7 @@ public enum FHIR {
         /// Coding is taken.
         public let externalValueSet: String?
         public let initial: [Value]
-        public let enableWhen: [EnableWhen]
+        public internal(set) var enableWhen: [EnableWhen]
         public let enableBehavior: EnableBehavior?
         public let minValue: Value?
         public let maxValue: Value?
@@ -198,6 +232,8 @@ public enum FHIR {
         public let location: SourceLocation
         /// Where `enableWhen` is, for coverage and lint.
         public let enableWhenLocation: SourceLocation?
+        /// How the engine of this reading renders it when not as its type says (nil: as its type says).
+        public internal(set) var rendering: Rendering?
 
         /// Whether its enablement comes from an SDC enableWhenExpression, which is not evaluated.
         public var enablementIsExpression: Bool { expressions.contains { $0.kind == .enableWhen } }
@@ -205,5 +241,21 @@ public enum FHIR {
         public var valueIsCalculated: Bool { expressions.contains { $0.kind == .calculated } }
         /// Whether a repeating group: one response item a instance (§A2, qrs-2).
         public var isRepeatingGroup: Bool { type == .group && repeats }
+
+        /// The value types its answers have (§A2 item type → value mapping): a choice item's are its
+        /// options' (a Coding when it has none), an open-choice item's also a string; none for groups and
+        /// display items.
+        public var answerTypes: [ValueType] {
+            switch type {
+            case .choice, .openChoice:
+                var types: [ValueType] = []
+                for option in options where !types.contains(option.value.type) { types.append(option.value.type) }
+                if types.isEmpty { types = [.coding] }
+                if type == .openChoice, !types.contains(.string) { types.append(.string) }
+                return types
+            default:
+                return type.valueType.map { [$0] } ?? []
+            }
+        }
     }
 }

@@ -82,64 +82,45 @@ extension FHIRSurvey {
         }
     }
 
-    /// The answers of a QuestionnaireResponse by the ids scenarios use: an item of the n-th sibling with a
-    /// repeating group's linkId is instance n; items under the k-th answer of a repeating question are under
-    /// `question#k/`. A repeating question's answers are one list. A response whose `questionnaire` is a
-    /// Reference (STU3, as C3-PRO writes it) may wrap answers in items without a linkId or with one that
-    /// names no item (C3-PRO's sample responses do): those wrappers are read through.
-    public func answers(inPayload payload: JSONCursor) throws(InputError) -> [(question: String, value: JSONValue)] {
-        let object = try payload.object(for: "a QuestionnaireResponse")
-        let kind = try object.required("resourceType", in: "the QuestionnaireResponse").string(for: "\"resourceType\"")
-        guard kind == "QuestionnaireResponse" else {
-            throw object.cursor.error("expected \"resourceType\": \"QuestionnaireResponse\", found \"\(kind)\"")
-        }
-        var result: [(question: String, value: JSONValue)] = []
-        let wrapped = object["questionnaire"]?.object != nil
-        if let list = object["item"] { try responseItems(try list.array(for: "\"item\""), prefix: "", wrapped: wrapped, into: &result) }
+    /// The answers of a QuestionnaireResponse as C3-PRO writes it (the c3pro profile's `import`): every item
+    /// named by its linkId alone (C3-PRO has no repeating groups), answers under `item.item` or `answer.item`,
+    /// and items without a linkId or with one that names no item and without answers read through as
+    /// wrappers (C3-PRO's sample responses wrap each answer in such an item).
+    func answers(inC3PROResponse list: [JSONCursor]) throws(InputError) -> [PayloadReading.Answer] {
+        var result: [PayloadReading.Answer] = []
+        try c3proItems(list, into: &result)
         return result
     }
 
-    private func responseItems(
-        _ list: [JSONCursor], prefix: String, wrapped: Bool, into result: inout [(question: String, value: JSONValue)]
-    ) throws(InputError) {
-        var seen: [String: Int] = [:]
+    private func c3proItems(_ list: [JSONCursor], into result: inout [PayloadReading.Answer]) throws(InputError) {
         for entry in list {
             let object = try entry.object(for: "a response item")
-            if wrapped, object["answer"] == nil, object["linkId"].map({ $0.stringValue.map { itemByLinkId[$0] == nil } ?? false }) ?? true {
-                if let nested = object["item"] { try responseItems(try nested.array(for: "\"item\""), prefix: prefix, wrapped: wrapped, into: &result) }
+            if object["answer"] == nil, object["linkId"].map({ $0.stringValue.map { itemByLinkId[$0] == nil } ?? false }) ?? true {
+                if let nested = object["item"] { try c3proItems(try nested.array(for: "\"item\""), into: &result) }
                 continue
             }
             let linkId = try object.required("linkId", in: "the response item").string(for: "\"linkId\"")
-            let index = itemByLinkId[linkId]
-            let item = index.map { items[$0] }
-            // C3-PRO has no repeating groups: its responses name every item by its linkId alone.
-            if !wrapped, item?.isRepeatingGroup == true {
-                let number = (seen[linkId] ?? 0) + 1
-                seen[linkId] = number
-                if let nested = object["item"] { try responseItems(try nested.array(for: "\"item\""), prefix: "\(prefix)\(linkId)#\(number)/", wrapped: wrapped, into: &result) }
-                continue
-            }
-            let id = prefix + linkId
+            let item = itemByLinkId[linkId].map { items[$0] }
             if let answers = object["answer"] {
                 var values: [JSONValue] = []
-                var nestedLists: [(number: Int, items: [JSONCursor])] = []
-                for (number, answer) in try answers.array(for: "\"answer\"").enumerated() {
+                var nestedLists: [[JSONCursor]] = []
+                for answer in try answers.array(for: "\"answer\"") {
                     let answerObject = try answer.object(for: "an answer")
                     guard let value = FHIRValues.members(answerObject, prefix: "value").first else {
                         throw answer.error("the answer has no value[x]; expected valueBoolean, valueCoding, valueString…")
                     }
                     values.append(value.cursor.node.plain)
-                    if let nested = answerObject["item"] { nestedLists.append((number, try nested.array(for: "\"item\""))) }
+                    if let nested = answerObject["item"] { nestedLists.append(try nested.array(for: "\"item\"")) }
                 }
                 let repeats = item?.repeats == true
                 // An empty answer list (C3-PRO writes one for a skipped multiple choice) is no answer.
-                if !values.isEmpty { result.append((id, repeats || values.count > 1 ? .array(values) : (values.first ?? .null))) }
-                // The items under an answer come after it: they exist only once the question is answered.
-                for nested in nestedLists {
-                    try responseItems(nested.items, prefix: repeats ? "\(id)#\(nested.number + 1)/" : prefix, wrapped: wrapped, into: &result)
+                if !values.isEmpty {
+                    result.append(PayloadReading.Answer(question: linkId, value: repeats || values.count > 1 ? .array(values) : (values.first ?? .null), location: answers.location))
                 }
+                // The items under an answer come after it: they exist only once the question is answered.
+                for nested in nestedLists { try c3proItems(nested, into: &result) }
             }
-            if let nested = object["item"] { try responseItems(try nested.array(for: "\"item\""), prefix: prefix, wrapped: wrapped, into: &result) }
+            if let nested = object["item"] { try c3proItems(try nested.array(for: "\"item\""), into: &result) }
         }
     }
 }

@@ -84,6 +84,9 @@ struct FHIRStandardResponse: FHIRResponseWriter {
             guard !nested.isEmpty else { return nil }
             result["item"] = .array(nested)
         default:
+            // LHC-Forms exports no answer for an item without a data type of its own (`_lfItemValueToFhirAnswer`
+            // knows no field for 'string', src/fhir/STU3R4-common/sdc-export.js:66-146).
+            if case .lhcTextBox? = item.rendering { return nil }
             let answers = input.answers(at: position)
             guard !answers.isEmpty else { return nil }
             result["answer"] = .array(

@@ -6,7 +6,14 @@ import SurveyCore
 ///
 /// Answers are kept by instance id whether or not their item is enabled: a disabled item's answers are
 /// withheld (its dependants see it unanswered, the response omits it) and come back if it is enabled again,
-/// as android-fhir's cache does (§A1, back-navigation).
+/// as android-fhir's cache does (§A1, back-navigation). The engines work enablement out differently:
+/// LHC-Forms repeats its skip logic over every item until nothing changes, a disabled source counting as
+/// unanswered; android-fhir makes one pass in document order after each change, clearing the answers of the
+/// items it finds disabled as it goes (docs/fhir.md, "Enablement").
+///
+/// Where the engine throws (a TypeError in LHC-Forms' skip logic, an exception in android-fhir's
+/// evaluation or views), the action that led there is refused and the session stays as it was; when the
+/// form throws as it opens, every action is refused.
 final class FHIRSession: SurveySession {
     let survey: FHIRSurvey
     let settings: SessionSettings
@@ -24,6 +31,8 @@ final class FHIRSession: SurveySession {
         var focus: String?
         var submitted = false
         var response: JSONValue?
+        /// The instances whose answers android-fhir cleared (and cached) when its last pass found them disabled.
+        var withheld: Set<String> = []
     }
 
     private(set) var state = State()
@@ -38,15 +47,30 @@ final class FHIRSession: SurveySession {
     private(set) var settled = true
     /// Whether any instance of each item is on screen, for coverage.
     private var itemShown: [Bool]
+    /// Why the engine the settings choose refuses to render the file: then nothing is shown and every action
+    /// is refused (commands check the settings first and stop with this message).
+    private let refusal: String?
+    /// What the engine throws in the current state, found while working enablement out (or at submit): the
+    /// action that led there is undone.
+    private var failure: String?
+    /// What the engine throws as the form opens: then every action is refused.
+    private(set) var openingFailure: String?
 
-    init(survey: FHIRSurvey, settings: SessionSettings, coverage: CoverageRecorder?) {
+    init(survey: FHIRSurvey, settings: SessionSettings, coverage: CoverageRecorder?, refusal: String? = nil) {
         self.survey = survey
         self.settings = settings
+        self.refusal = refusal
         self.profile = FHIRProfile.standard(settings)
         self.coverage = coverage.map { ($0, survey.layout()) }
         self.tree = FHIRInstanceTree(survey: survey, answerCount: { _ in 0 }, groupCount: { _ in 1 })
         self.itemShown = Array(repeating: false, count: survey.items.count)
         refresh()
+        openingFailure = failure.map { "\(profile.engine.name) throws as the form opens: \($0)" }
+        if refusal != nil || openingFailure != nil {
+            visible = []
+            visibleSet = visibleSet.map { _ in false }
+            fingerprint = 0
+        }
         state.focus = visibleQuestions(after: -1).first.map { tree.instances[$0].id }
         if let coverage = self.coverage {
             for (item, shown) in itemShown.enumerated() where !shown {
@@ -58,11 +82,18 @@ final class FHIRSession: SurveySession {
     // MARK: SurveySession
 
     func perform(_ action: Action) -> StepResult {
+        if let refusal = refusal ?? openingFailure { return StepResult(.rejected(refusal)) }
         if state.submitted {
             return StepResult(.rejected("the QuestionnaireResponse was submitted; the form is closed"))
         }
         let wasSettled = settled
+        let saved = (state, tree, enablement, visible, visibleSet, fingerprint, settled, itemShown)
         let outcome = apply(action)
+        if let failure {
+            (state, tree, enablement, visible, visibleSet, fingerprint, settled, itemShown) = saved
+            self.failure = nil
+            return StepResult(.rejected("\(profile.engine.name) throws here, so this action breaks the form: \(failure)"))
+        }
         var events: [TraceEvent] = []
         if action == .submit, outcome == .ok, let response = state.response {
             events.append(TraceEvent("submitted", detail: ["status": response.objectValue?["status"] ?? .null]))
@@ -77,7 +108,7 @@ final class FHIRSession: SurveySession {
 
     var visibleQuestions: [String] { visible.map { tree.instances[$0].id } }
 
-    var isSubmittable: Bool { !state.submitted }
+    var isSubmittable: Bool { !state.submitted && refusal == nil && openingFailure == nil }
 
     func answer(for question: String) -> JSONValue? {
         guard let values = state.answers[question], let position = survey.definition(of: question) else { return nil }
@@ -186,6 +217,10 @@ final class FHIRSession: SurveySession {
             case .failure(let outcome): return outcome.value
             }
         case .submit:
+            if case .failure(let submitFailure) = submitEnablement() {
+                failure = submitFailure.reason
+                return .ok
+            }
             let response = profile.response.response(of: responseInput)
             state.response = response
             state.submitted = true
@@ -398,6 +433,7 @@ final class FHIRSession: SurveySession {
         state.answers = answers
         state.groupCounts = counts
         state.initialized = Set(state.initialized.compactMap(rename))
+        state.withheld = Set(state.withheld.compactMap(rename))
         state.focus = state.focus.flatMap(rename)
     }
 
@@ -422,7 +458,11 @@ final class FHIRSession: SurveySession {
             }
             if !grew { break }
         }
-        settled = evaluateEnablement()
+        failure = nil
+        switch profile.engine {
+        case .lhcForms: settled = evaluateEnablement()
+        case .androidFHIR: settled = evaluateAndroidPass()
+        }
         var shown = [Bool](repeating: false, count: tree.instances.count)
         var list: [Int] = []
         var hash: UInt64 = 0
@@ -434,6 +474,9 @@ final class FHIRSession: SurveySession {
                 list.append(position)
                 hash &+= StableHash.mix(StableHash.of([instance.id]))
                 itemNowShown[instance.item] = true
+                if failure == nil, case .androidThrowsWhenShown(let why)? = survey.items[instance.item].rendering {
+                    failure = "NotImplementedError: android-fhir has no view for '\(instance.id)' (\(why)), so showing it throws (google/android-fhir@28a50345 datacapture/src/main/java/com/google/android/fhir/datacapture/QuestionnaireLists.kt:249-279)"
+                }
             }
         }
         visible = list
@@ -448,16 +491,23 @@ final class FHIRSession: SurveySession {
         itemShown = itemNowShown
     }
 
-    /// Enablement of every instance, in document order, repeated until nothing changes (forward references
-    /// and cycles, §A1 "iterate until a fixpoint with a maximum iteration count"). A pass that changes
-    /// nothing proves the fixpoint; whether one was reached is returned.
+    /// LHC-Forms: enablement of every instance, in document order, repeated until nothing changes (its
+    /// `_checkFormControls` loop, lhc-form-data.ts:687-706; §A1 "iterate until a fixpoint with a maximum
+    /// iteration count"): forward references settle, and a disabled source counts as unanswered. A pass
+    /// that changes nothing proves the fixpoint; whether one was reached is returned. A condition that
+    /// throws stops the work (`failure`).
     private func evaluateEnablement() -> Bool {
         enablement = Array(repeating: .true, count: tree.instances.count)
         for _ in 0..<(survey.conditionalCount + 2) {
             var changed = false
             for position in enablement.indices {
-                var none: [CoverageRecorder.LeafValue]? = nil
-                let value = decide(position, leaves: &none)
+                let value: FHIRTruth
+                switch decide(position) {
+                case .failure(let reason):
+                    failure = reason
+                    return true
+                case .truth(let truth): value = truth
+                }
                 if value != enablement[position] {
                     enablement[position] = value
                     changed = true
@@ -468,63 +518,94 @@ final class FHIRSession: SurveySession {
         return false
     }
 
-    /// An instance's enablement from its ancestors and its own conditions, given the current enablement of
-    /// their sources; with `leaves`, each condition's value for coverage.
-    private func decide(_ position: Int, leaves: inout [CoverageRecorder.LeafValue]?) -> FHIRTruth {
-        let instance = tree.instances[position]
-        if let parent = instance.parent, enablement[parent] != .true { return enablement[parent] }
-        let item = survey.items[instance.item]
-        if item.enablementIsExpression { return .unknown }
-        guard !item.enableWhen.isEmpty else { return .true }
-        let outcomes = item.enableWhen.map { condition -> FHIRTruth in
-            let (truth, answered) = evaluate(condition, for: position)
-            if leaves != nil {
-                let value: CoverageRecorder.LeafValue =
-                    switch truth {
-                    case .unknown: .skipped
-                    case .true: answered || condition.op == .exists ? .true : .unansweredTrue
-                    case .false: answered || condition.op == .exists ? .false : .unansweredFalse
-                    }
-                leaves?.append(value)
+    /// android-fhir: one pass in document order after each change (`getQuestionnaireAdapterItems`,
+    /// QuestionnaireViewModel.kt:878-896). A hidden item is passed over unevaluated with what is under it; a
+    /// disabled one has its answers cleared (cached, `cacheDisabledQuestionnaireItemAnswers`, :1076-1087) and
+    /// what is under it is not visited, so those keep their answers; an enabled one gets its cached answers
+    /// back (:1089-1096). A condition reads the answers as they are at that moment of the pass: one placed
+    /// before its source sees the source's answers from before the pass until the next change.
+    private func evaluateAndroidPass() -> Bool {
+        enablement = Array(repeating: .true, count: tree.instances.count)
+        var visited = [Bool](repeating: false, count: tree.instances.count)
+        for (position, instance) in tree.instances.enumerated() {
+            if let parent = instance.parent, !visited[parent] || enablement[parent] != .true {
+                // Under a disabled item: disabled with it; under a hidden one: not evaluated, hidden with it.
+                enablement[position] = enablement[parent]
+                continue
             }
-            return truth
+            guard !survey.items[instance.item].hidden else { continue }
+            visited[position] = true
+            switch decide(position) {
+            case .failure(let reason):
+                failure = reason
+                return true
+            case .truth(let value):
+                enablement[position] = value
+                switch value {
+                case .true: state.withheld.remove(instance.id)
+                case .false: if state.answers[instance.id] != nil { state.withheld.insert(instance.id) }
+                case .unknown: break
+                }
+            }
         }
-        return profile.rules.combine(item.enableBehavior, outcomes)
+        return true
     }
 
-    /// One condition of the instance at `position`, and whether its source had answers.
-    private func evaluate(_ condition: FHIR.EnableWhen, for position: Int) -> (FHIRTruth, answered: Bool) {
-        guard let item = survey.itemByLinkId[condition.question] else { return (.false, false) }
+    /// An instance's enablement from its ancestors and its own conditions, as the engine evaluates them.
+    private func decide(_ position: Int) -> FHIRConditionValue {
+        let instance = tree.instances[position]
+        if let parent = instance.parent, enablement[parent] != .true { return .truth(enablement[parent]) }
+        let item = survey.items[instance.item]
+        if item.enablementIsExpression { return .truth(.unknown) }
+        guard !item.enableWhen.isEmpty else { return .truth(.true) }
+        return profile.combine(item) { evaluate(item.enableWhen[$0], for: position).value }
+    }
+
+    /// One condition of the instance at `position`, and whether its source had answers. A condition naming
+    /// no item reads no answer (android-fhir finds no response item for it; LHC-Forms refuses such a file).
+    private func evaluate(_ condition: FHIR.EnableWhen, for position: Int) -> (value: FHIRConditionValue, answered: Bool) {
         var answers: [FHIR.Value] = []
-        if let source = tree.source(item, for: position) {
-            switch enablement[source] {
-            case .unknown: return (.unknown, false)
-            case .false: break
-            case .true:
-                if survey.items[item].valueIsCalculated { return (.unknown, false) }
-                answers = state.answers[tree.instances[source].id] ?? []
-            }
+        var sourceItem: FHIR.Item?
+        if let items = survey.itemsByLinkId[condition.question], let source = tree.source(items, for: position, engine: profile.engine) {
+            guard let seen = seenAnswers(source) else { return (.truth(.unknown), false) }
+            answers = seen
+            sourceItem = survey.items[tree.instances[source].item]
         }
-        return (FHIRTruth(profile.rules.holds(condition, answers: answers)), !answers.isEmpty)
+        return (profile.evaluate(condition, source: sourceItem, answers: answers), !answers.isEmpty)
+    }
+
+    /// The answers the engine sees at a source instance; nil when they are unknown (an SDC expression
+    /// decides them). LHC-Forms counts a disabled item as unanswered (`hasAnswer`, lhc-form-data.ts:3872-3873);
+    /// android-fhir reads the response item, whose answers are gone once a pass cleared them.
+    private func seenAnswers(_ source: Int) -> [FHIR.Value]? {
+        let instance = tree.instances[source]
+        if enablement[source] == .unknown || survey.items[instance.item].valueIsCalculated { return nil }
+        switch profile.engine {
+        case .lhcForms: return enablement[source] == .true ? state.answers[instance.id] ?? [] : []
+        case .androidFHIR: return state.withheld.contains(instance.id) ? [] : state.answers[instance.id] ?? []
+        }
     }
 
     private func recordDecisions(_ recorder: CoverageRecorder, _ layout: FHIRCoverageLayout) {
         for (position, instance) in tree.instances.enumerated() {
-            guard let decision = layout.decisionOfItem[instance.item], instance.parent.map({ enablement[$0] == .true }) != false else { continue }
-            var leaves: [CoverageRecorder.LeafValue]? = []
-            let outcome = decide(position, leaves: &leaves)
-            if outcome != .unknown { recorder.decision(decision, outcome: outcome == .true, leaves: leaves ?? []) }
+            guard let decision = layout.decisionOfItem[instance.item], instance.parent.map({ enablement[$0] == .true }) != false,
+                case .truth(let outcome) = decide(position), outcome != .unknown
+            else { continue }
+            let leaves = survey.items[instance.item].enableWhen.map { condition -> CoverageRecorder.LeafValue in
+                let (value, answered) = evaluate(condition, for: position)
+                switch value {
+                case .truth(.true): return answered || condition.op == .exists ? .true : .unansweredTrue
+                case .truth(.false): return answered || condition.op == .exists ? .false : .unansweredFalse
+                case .truth(.unknown), .failure: return .skipped
+                }
+            }
+            recorder.decision(decision, outcome: outcome == .true, leaves: leaves)
         }
     }
 
     /// The items whose enablement still changes after the bound on passes.
     private func unsettledItems() -> [String] {
-        var ids: [String] = []
-        var none: [CoverageRecorder.LeafValue]? = nil
-        for position in enablement.indices where decide(position, leaves: &none) != enablement[position] {
-            ids.append(tree.instances[position].id)
-        }
-        return ids
+        enablement.indices.filter { decide($0) != .truth(enablement[$0]) }.map { tree.instances[$0].id }
     }
 
     // MARK: positions
@@ -550,32 +631,63 @@ final class FHIRSession: SurveySession {
 
     // MARK: what the response and checks read
 
+    /// What the response is written from: the instances, their enablement and the answers that count.
     var responseInput: FHIRResponseInput {
-        FHIRResponseInput(survey: survey, tree: tree, enablement: enablement, answers: state.answers, today: settings.today)
+        switch profile.engine {
+        case .lhcForms:
+            return FHIRResponseInput(survey: survey, tree: tree, enablement: enablement, answers: state.answers, today: settings.today)
+        case .androidFHIR:
+            return FHIRResponseInput(
+                survey: survey, tree: tree, enablement: (try? submitEnablement().get()) ?? enablement,
+                answers: state.answers.filter { !state.withheld.contains($0.key) }, today: settings.today)
+        }
     }
 
-    /// Whether enablement worked out afresh equals the session's: its invariant, for walks.
-    func invariantViolation() -> String? {
+    struct SubmitFailure: Error {
+        let reason: String
+    }
+
+    /// android-fhir evaluates enablement once more from the top as it submits (`getEnabledResponseItems`,
+    /// QuestionnaireViewModel.kt:1098-1124), hidden items included, over the answers it has not cleared; what
+    /// a condition throws then fails the submit. LHC-Forms writes what it shows.
+    private func submitEnablement() -> Result<[FHIRTruth], SubmitFailure> {
+        guard profile.engine == .androidFHIR else { return .success(enablement) }
         let saved = enablement
-        let fresh = evaluateEnablement()
         defer { enablement = saved }
-        if fresh != settled { return "the fixpoint of enablement is reached in one evaluation and not in another" }
-        if let position = enablement.indices.first(where: { enablement[$0] != saved[$0] }) {
-            return "'\(tree.instances[position].id)' is \(saved[position] == .true ? "enabled" : "not enabled") though its conditions now say otherwise"
+        for position in enablement.indices {
+            switch decide(position) {
+            case .truth(let value): enablement[position] = value
+            case .failure(let reason): return .failure(SubmitFailure(reason: "\(reason), as it submits"))
+            }
         }
+        return .success(enablement)
+    }
+
+    /// The session's invariant, for walks: what is shown is enabled, and under LHC-Forms enablement worked out
+    /// afresh is the session's (android-fhir's single pass is not a fixpoint, so a fresh pass may differ).
+    func invariantViolation() -> String? {
         for position in visible where enablement[position] != .true {
             return "'\(tree.instances[position].id)' is shown though it is not enabled"
+        }
+        guard profile.engine == .lhcForms else { return nil }
+        let saved = (enablement, failure)
+        let fresh = evaluateEnablement()
+        defer { (enablement, failure) = saved }
+        if fresh != settled { return "the fixpoint of enablement is reached in one evaluation and not in another" }
+        if let position = enablement.indices.first(where: { enablement[$0] != saved.0[$0] }) {
+            return "'\(tree.instances[position].id)' is \(saved.0[position] == .true ? "enabled" : "not enabled") though its conditions now say otherwise"
         }
         return nil
     }
 }
 
 extension FHIRSession {
-    /// Whether a condition holds now, read from the first instance of its source (for properties files).
+    /// Whether a condition holds now, read from the first instance of its source (for properties files); a
+    /// condition the engine throws on does not hold.
     func holds(_ condition: FHIR.EnableWhen) -> Bool {
-        guard let item = survey.itemByLinkId[condition.question] else { return false }
-        let source = tree.instancesOfItem[item].first
-        let answers = source.map { enablement[$0] == .true ? state.answers[tree.instances[$0].id] ?? [] : [] } ?? []
-        return profile.rules.holds(condition, answers: answers)
+        let item = survey.itemByLinkId[condition.question]
+        let source = item.flatMap { tree.instancesOfItem[$0].first }
+        let answers = source.flatMap(seenAnswers) ?? []
+        return profile.evaluate(condition, source: item.map { survey.items[$0] }, answers: answers) == .truth(.true)
     }
 }

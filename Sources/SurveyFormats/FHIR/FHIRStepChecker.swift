@@ -35,9 +35,10 @@ final class FHIRStepChecker: StepChecker {
         return [Finding(.engineError, "enablement-matches-answers", violation)]
     }
 
-    /// The structure rules of a response (§A2): no item with both answer and item (qrs-1), one item per
-    /// repeating question (qrs-2), no answer to a disabled item, no empty group, completed only when every
-    /// enabled required item is answered.
+    /// The structure rules of a response (§A2): no item with both answer and item (qrs-1), no empty group,
+    /// completed only when every enabled required item is answered; and read back as `import` reads it, every
+    /// answer placed (one item per repeating question, qrs-2, no repeat of what does not repeat) on an item
+    /// that is enabled.
     private func responseFindings(_ response: JSONValue, _ session: FHIRSession) -> [Finding] {
         var findings: [Finding] = []
         let input = session.responseInput
@@ -45,35 +46,34 @@ final class FHIRStepChecker: StepChecker {
         if completed, let missing = input.unansweredRequired.first {
             findings.append(Finding(.engineError, "completed-has-required", "the response is completed though the required '\(missing)' is unanswered", question: missing))
         }
-        func visit(_ items: [JSONValue], prefix: String) {
-            var linkIds: [String: Int] = [:]
+        func visit(_ items: [JSONValue]) {
             for entry in items {
                 let object = entry.objectValue ?? [:]
                 let linkId = object["linkId"]?.stringValue ?? ""
-                linkIds[linkId, default: 0] += 1
-                let item = survey.item(linkId)
                 if object["answer"] != nil, object["item"] != nil {
                     findings.append(Finding(.engineError, "qrs-1", "the response item '\(linkId)' has both answer and item", question: linkId))
                 }
-                if item?.type == .group, (object["item"]?.arrayValue ?? []).isEmpty {
+                if survey.item(linkId)?.type == .group, (object["item"]?.arrayValue ?? []).isEmpty {
                     findings.append(Finding(.engineError, "no-empty-groups", "the response holds the group '\(linkId)' with no items", question: linkId))
                 }
-                let number = linkIds[linkId] ?? 1
-                let id = item?.isRepeatingGroup == true ? "\(prefix)\(linkId)#\(number)" : prefix + linkId
-                if let position = input.tree.indexByID[id], input.enablement[position] != .true {
-                    findings.append(Finding(.engineError, "disabled-item-answered", "the response holds '\(id)', which is disabled", question: id))
-                }
-                let childPrefix = item?.isRepeatingGroup == true ? id + "/" : prefix
-                visit(object["item"]?.arrayValue ?? [], prefix: childPrefix)
-                for (index, answer) in (object["answer"]?.arrayValue ?? []).enumerated() {
-                    visit(answer.objectValue?["item"]?.arrayValue ?? [], prefix: item?.repeats == true ? "\(id)#\(index + 1)/" : prefix)
-                }
-            }
-            for (linkId, count) in linkIds where count > 1 && survey.item(linkId)?.isRepeatingGroup != true {
-                findings.append(Finding(.engineError, "qrs-2", "the response repeats the item '\(linkId)' \(count) times; a repeating question's answers go in one item", question: linkId))
+                visit(object["item"]?.arrayValue ?? [])
+                for answer in object["answer"]?.arrayValue ?? [] { visit(answer.objectValue?["item"]?.arrayValue ?? []) }
             }
         }
-        visit(response.objectValue?["item"]?.arrayValue ?? [], prefix: "")
+        visit(response.objectValue?["item"]?.arrayValue ?? [])
+        guard let root = try? JSONParser.parse(SourceFile(path: "response", text: CanonicalJSON.compact(response))),
+            let reading = try? survey.readPayload(JSONCursor(node: root), settings: session.settings)
+        else {
+            return findings + [Finding(.engineError, "response-readable", "the response cannot be read back as import reads it")]
+        }
+        for problem in reading.problems {
+            findings.append(Finding(.engineError, "response-readable", "reading the response back: \(problem.message)"))
+        }
+        for answer in reading.answers {
+            if let position = input.tree.indexByID[answer.question], input.enablement[position] != .true {
+                findings.append(Finding(.engineError, "disabled-item-answered", "the response holds '\(answer.question)', which is disabled", question: answer.question))
+            }
+        }
         return findings
     }
 }

@@ -1,10 +1,11 @@
 import SurveyCore
 
-/// A Questionnaire as read, with what is worked out before it can run: the linkId index, every problem
-/// that stops a load (duplicate linkIds of items that carry answers or are read, enableWhen naming no item)
-/// and the source of each condition.
+/// A Questionnaire as one engine reads it, with what is worked out before it can run: the linkId and id
+/// indexes, the items sharing a linkId (que-2) and the enableWhen naming no item.
 struct FHIROutline {
     let file: String
+    /// The engine whose reading this is.
+    let engine: FHIREngine
     /// Every item, in document order (pre-order); an item's index here is its position in `questionIDs`.
     let items: [FHIR.Item]
     let topLevel: [Int]
@@ -14,8 +15,12 @@ struct FHIROutline {
     let location: SourceLocation
     /// The first item of each linkId.
     let itemByLinkId: [String: Int]
-    /// Each repeated linkId at its later item: an error when the item carries answers or a condition reads
-    /// it, since then answers and conditions could not tell the items apart (que-2).
+    /// Every item of each linkId, in document order (more than one: que-2).
+    let itemsByLinkId: [String: [Int]]
+    /// The item of each id.
+    let itemByID: [String: Int]
+    /// Each repeated linkId at its later item (que-2): both engines render such files, reading each item on
+    /// its own (enableWhen finds the nearest item with the linkId), so lint reports them and a load goes on.
     let duplicates: [Diagnostic]
     /// Each enableWhen.question that no item has.
     let dangling: [Diagnostic]
@@ -25,10 +30,11 @@ struct FHIROutline {
     let identifier: String?
 
     init(
-        file: String, items: [FHIR.Item], topLevel: [Int], url: String?, version: String?, id: String?, location: SourceLocation,
-        stu3Form: SourceLocation? = nil, identifier: String? = nil
+        file: String, engine: FHIREngine = .lhcForms, items: [FHIR.Item], topLevel: [Int], url: String?, version: String?, id: String?,
+        location: SourceLocation, stu3Form: SourceLocation? = nil, identifier: String? = nil
     ) {
         self.file = file
+        self.engine = engine
         self.stu3Form = stu3Form
         self.identifier = identifier
         self.items = items
@@ -37,44 +43,57 @@ struct FHIROutline {
         self.version = version
         self.id = id
         self.location = location
-        var index: [String: Int] = [:]
+        var byLinkId: [String: [Int]] = [:]
+        var byID: [String: Int] = [:]
         var duplicates: [Diagnostic] = []
-        let readByConditions = Set(items.flatMap { $0.enableWhen.map(\.question) })
         for (position, item) in items.enumerated() {
-            if let first = index[item.linkId] {
-                let harmless = !item.type.takesAnswers && !items[first].type.takesAnswers && !readByConditions.contains(item.linkId)
+            byID[item.id] = position
+            if let first = byLinkId[item.linkId]?.first {
                 duplicates.append(
                     Diagnostic(
-                        harmless ? .warning : .error, file: file, location: item.location,
-                        message: "duplicate linkId '\(item.linkId)' (first at \(items[first].location.position)) (que-2)",
-                        hint: harmless
-                            ? "the engines render both display items; give each its own linkId"
-                            : "give each item its own linkId: answers and enableWhen address items by linkId",
-                        rule: "fhir-que-2"))
-            } else {
-                index[item.linkId] = position
+                        .error, file: file, location: item.location,
+                        message: "duplicate linkId '\(item.linkId)' (first at \(items[first].location.position)) (que-2): LHC-Forms and android-fhir render both items, each on its own, and an enableWhen reading '\(item.linkId)' finds the nearest of them (ancestor, preceding, following); scenarios name this one '\(item.id)'",
+                        hint: "give each item its own linkId: answers and enableWhen address items by linkId", rule: "fhir-que-2"))
             }
+            byLinkId[item.linkId, default: []].append(position)
         }
-        self.itemByLinkId = index
+        self.itemsByLinkId = byLinkId
+        self.itemByLinkId = byLinkId.mapValues { $0[0] }
+        self.itemByID = byID
         self.duplicates = duplicates
         var dangling: [Diagnostic] = []
         for item in items {
-            for condition in item.enableWhen where index[condition.question] == nil {
+            for condition in item.enableWhen where byLinkId[condition.question] == nil {
                 dangling.append(
                     Diagnostic(
                         file: file, location: condition.location,
-                        message: "an enableWhen of '\(item.linkId)' reads '\(condition.question)', which no item has; expected the linkId of an item of this Questionnaire\(Spelling.suggestion(for: condition.question, in: items.map(\.linkId)))",
+                        message: "an enableWhen of '\(item.linkId)' reads '\(condition.question)', which no item has; expected the linkId of an item of this Questionnaire\(Spelling.suggestion(for: condition.question, in: items.map(\.linkId))); LHC-Forms refuses the file, android-fhir renders it with the condition reading no answer",
                         hint: "name the linkId of an item of this Questionnaire", rule: "fhir-dangling-question"))
             }
         }
         self.dangling = dangling
     }
 
-    /// What stops a load: every error of these checks. An STU3-era file (C3-PRO's input) loads with an
-    /// enableWhen naming no item: C3-PRO finds no result for it and counts it as satisfied, and only the
-    /// r4 profile stops at it (`engineProblem`); lint still reports it.
+    /// What stops a load under this reading's engine: LHC-Forms throws on an enableWhen naming no item
+    /// (LHNCBC/lforms@24c71875 src/fhir/R4R5-common/sdc-import.js:74-78); android-fhir finds no response item
+    /// for it, so the condition reads no answer (google/android-fhir@28a50345
+    /// datacapture/src/main/java/com/google/android/fhir/datacapture/enablement/EnablementEvaluator.kt:192-204, 249).
+    /// An STU3-era file (C3-PRO's input) loads with one under either engine: C3-PRO finds no result for it and
+    /// counts it as satisfied, and only the r4 profile under LHC-Forms stops at it (`engineProblem`); lint
+    /// still reports it.
     var loadErrors: [Diagnostic] {
-        duplicates.filter { $0.severity == .error } + (stu3Form == nil ? dangling : [])
+        engine == .lhcForms && stu3Form == nil ? dangling : []
+    }
+}
+
+/// How the R4 engine other than a survey's reads its file: another reading, or a refusal.
+final class FHIROtherReading: Sendable {
+    let engine: FHIREngine
+    let result: Result<FHIRSurvey, InputError>
+
+    init(engine: FHIREngine, result: Result<FHIRSurvey, InputError>) {
+        self.engine = engine
+        self.result = result
     }
 }
 
@@ -86,7 +105,16 @@ public struct FHIRSurvey: Survey {
     public let topLevel: [Int]
     /// The canonical the response names: `url|version`, else `Questionnaire/id`.
     public let canonical: String?
+    /// The engine whose reading of the file this is.
+    public let engine: FHIREngine
+    /// The first item of each linkId.
     let itemByLinkId: [String: Int]
+    /// Every item of each linkId, in document order (more than one: que-2).
+    let itemsByLinkId: [String: [Int]]
+    /// The item of each id (`FHIR.Item.id`).
+    let itemByID: [String: Int]
+    /// How the other engine reads the file, when it reads it otherwise (nil: every engine reads it alike).
+    let otherReading: FHIROtherReading?
     /// For each item, the conditions (item, condition index) that read it, for values worth trying.
     let conditionsReading: [[FHIR.EnableWhen]]
     /// How many items have enableWhen: the fixpoint's bound grows with it.
@@ -104,16 +132,24 @@ public struct FHIRSurvey: Survey {
     public static let notEqualsOption = "not-equals"
     public static let notEqualsValues = ["no-answer-equals", "any-answer-differs"]
 
+    /// The option that picks the R4 engine whose readings apply where LHC-Forms and android-fhir differ: how
+    /// a file that breaks R4 is read, how Codings compare, and the default of `not-equals`.
+    public static let engineOption = "engine"
+
     /// The engines a session can simulate: `r4` (the default: LHC-Forms and android-fhir, §A1, §A2) and
     /// `c3pro` (the C3-PRO iOS framework's ResearchKit steps, §A3).
     public static let r4Profile = "r4"
     public static let c3proProfile = "c3pro"
 
-    init(_ outline: FHIROutline) {
+    init(_ outline: FHIROutline, otherReading: FHIROtherReading? = nil) {
         file = outline.file
+        engine = outline.engine
+        self.otherReading = otherReading
         items = outline.items
         topLevel = outline.topLevel
         itemByLinkId = outline.itemByLinkId
+        itemsByLinkId = outline.itemsByLinkId
+        itemByID = outline.itemByID
         taskIdentifier = FHIRC3PROTask.identifier(id: outline.id, identifier: outline.identifier)
         stu3Form = outline.stu3Form
         if let url = outline.url {
@@ -124,36 +160,86 @@ public struct FHIRSurvey: Survey {
         var reading = [[FHIR.EnableWhen]](repeating: [], count: outline.items.count)
         for item in outline.items {
             for condition in item.enableWhen {
-                if let source = outline.itemByLinkId[condition.question] { reading[source].append(condition) }
+                for source in outline.itemsByLinkId[condition.question] ?? [] { reading[source].append(condition) }
             }
         }
         conditionsReading = reading
         conditionalCount = outline.items.count { !$0.enableWhen.isEmpty }
     }
 
-    public var questionIDs: [String] { items.map(\.linkId) }
+    public var questionIDs: [String] { items.map(\.id) }
 
     public var options: [String: [String]] {
-        [Self.notEqualsOption: Self.notEqualsValues, FHIRC3PROResearchKit.option: FHIRC3PROResearchKit.allCases.map(\.rawValue)]
+        [
+            Self.notEqualsOption: Self.notEqualsValues, Self.engineOption: FHIREngine.allCases.map(\.rawValue),
+            FHIRC3PROResearchKit.option: FHIRC3PROResearchKit.allCases.map(\.rawValue),
+        ]
     }
 
     public var profiles: [String] { [Self.r4Profile, Self.c3proProfile] }
 
-    /// What stops an engine before a respondent sees anything: under c3pro, ResearchKit throwing while C3-PRO
-    /// builds the task (the app stops); under r4, an STU3-era condition no R4 engine can read, or one naming
-    /// no item (which only an STU3-era file loads with).
+    /// What stops the engine these settings choose before a respondent sees anything (`problem(with:)` asks
+    /// once the profile and options are known). Under c3pro: an item without an R4 type, or ResearchKit
+    /// throwing while C3-PRO builds the task (the app stops). Under r4: an STU3-era condition no R4 engine
+    /// can read, or one naming no item under LHC-Forms (which only an STU3-era file loads with); the R4
+    /// engine refusing to render the file; or the form throwing as it opens.
     public func engineProblem(_ settings: SessionSettings) -> String? {
-        if settings.profile == Self.c3proProfile { return task().buildFailure.map { "\(file):\($0.location.position): \($0.message)" } }
+        if settings.profile == Self.c3proProfile { return c3proProblem() }
+        let engine = FHIREngine.of(settings)
+        if let problem = stu3Problem(under: engine) { return problem }
+        switch reading(for: engine) {
+        case .success(let reading):
+            return FHIRSession(survey: reading, settings: settings, coverage: nil).openingFailure
+        case .failure(let refusals):
+            let others = FHIREngine.allCases.filter { $0 != engine && (try? reading(for: $0).get()) != nil }.map { "option engine \($0.rawValue)" }
+            let alternative = others.isEmpty ? "" : " (it renders under \(others.joined(separator: ", ")))"
+            return "\(engine.name) does not render this Questionnaire\(alternative):\n" + refusals.diagnostics.map(\.description).joined(separator: "\n")
+        }
+    }
+
+    /// What stops the c3pro profile: an item without an R4 type, which loads only because LHC-Forms renders it
+    /// (C3-PRO's reading of it is not simulated; an STU3-era item without a type is C3-PRO's text question and
+    /// has no such rendering), else ResearchKit throwing while C3-PRO builds the task.
+    private func c3proProblem() -> String? {
+        let untyped = items.first { item in
+            guard case .lhcTextBox(let written)? = item.rendering else { return false }
+            return written.flatMap(FHIR.ItemType.init(rawValue:)) == nil
+        }
+        if let untyped {
+            return "\(file):\(untyped.location.position): the c3pro profile does not simulate '\(untyped.linkId)', an item without an R4 type: only LHC-Forms' reading of it is simulated (a text box)"
+        }
+        return task().buildFailure.map { "\(file):\($0.location.position): \($0.message)" }
+    }
+
+    /// What stops the r4 profile on an STU3-era file (C3-PRO's input), which loads with conditions an R4 engine
+    /// cannot evaluate: one no R4 engine can read (no question, or neither an answer[x] nor hasAnswer), or one
+    /// naming no item, on which LHC-Forms throws (android-fhir renders it, the condition reading no answer).
+    private func stu3Problem(under engine: FHIREngine) -> String? {
+        guard stu3Form != nil else { return nil }
         if let unreadable = items.lazy.flatMap({ item in item.c3pro.unreadableConditions.map { (item, $0) } }).first {
             return "\(file):\(unreadable.1.location.position): an enableWhen of '\(unreadable.0.linkId)' \(unreadable.1.problem): the r4 profile cannot evaluate it (C3-PRO drops the item's own conditions: use profile c3pro)"
         }
-        guard let (item, condition) = items.lazy.flatMap({ item in item.enableWhen.map { (item, $0) } }).first(where: { itemByLinkId[$0.1.question] == nil }) else { return nil }
-        return "\(file):\(condition.location.position): an enableWhen of '\(item.linkId)' reads '\(condition.question)', which no item has: the r4 profile cannot evaluate it (C3-PRO finds no result for it and counts it as satisfied: use profile c3pro)"
+        guard engine == .lhcForms,
+            let (item, condition) = items.lazy.flatMap({ item in item.enableWhen.map { (item, $0) } }).first(where: { itemByLinkId[$0.1.question] == nil })
+        else { return nil }
+        return "\(file):\(condition.location.position): an enableWhen of '\(item.linkId)' reads '\(condition.question)', which no item has: the r4 profile cannot evaluate it under LHC-Forms, which refuses such a file (android-fhir reads no answer for it: option engine android-fhir; C3-PRO finds no result for it and counts it as satisfied: use profile c3pro)"
+    }
+
+    /// The file as an R4 engine reads it, or what that engine refuses in it.
+    func reading(for engine: FHIREngine) -> Result<FHIRSurvey, InputError> {
+        guard engine != self.engine, let otherReading, otherReading.engine == engine else { return .success(self) }
+        return otherReading.result
     }
 
     public func makeSession(_ settings: SessionSettings, coverage: CoverageRecorder?) -> any SurveySession {
         if settings.profile == Self.c3proProfile { return FHIRC3PROSession(survey: self, settings: settings, coverage: coverage) }
-        return FHIRSession(survey: self, settings: settings, coverage: coverage)
+        let engine = FHIREngine.of(settings)
+        switch reading(for: engine) {
+        case .success(let reading):
+            return FHIRSession(survey: reading, settings: settings, coverage: coverage, refusal: stu3Problem(under: engine))
+        case .failure:
+            return FHIRSession(survey: self, settings: settings, coverage: coverage, refusal: problem(with: settings))
+        }
     }
 
     func task() -> FHIRC3PROTask {
@@ -176,13 +262,13 @@ extension FHIRSurvey {
     func definition(of id: String) -> Int? {
         var rest = Substring(id)
         while true {
-            if let item = itemByLinkId[String(rest)] { return item }
+            if let item = itemByID[String(rest)] { return item }
             var consumed = false
             var search = rest.startIndex
             while let hash = rest[search...].firstIndex(of: "#") {
                 let digits = rest[rest.index(after: hash)...].prefix { $0.isASCII && $0.isNumber }
                 let after = digits.endIndex
-                if !digits.isEmpty, let item = itemByLinkId[String(rest[..<hash])], items[item].repeats {
+                if !digits.isEmpty, let item = itemByID[String(rest[..<hash])], items[item].repeats {
                     if after == rest.endIndex { return items[item].type == .group ? item : nil }
                     if rest[after] == "/" {
                         rest = rest[rest.index(after: after)...]

@@ -104,21 +104,16 @@ enum FHIRValues {
     // MARK: comparison
 
     /// Whether an answer equals a condition's value; nil when the two cannot be compared (a type mismatch,
-    /// reported by lint). Integers and decimals compare as numbers, as LHC-Forms does. A Coding matches by
-    /// system and code, display ignored; a condition Coding without a system matches on code alone, and
-    /// without a code on display (LHC-Forms `_codingsEqual`, §A4).
-    static func equal(_ answer: FHIR.Value, _ expected: FHIR.Value) -> Bool? {
+    /// reported by lint). Integers and decimals compare as numbers, as LHC-Forms does. Codings compare as the
+    /// engine compares them (`codingsEqual`).
+    static func equal(_ answer: FHIR.Value, _ expected: FHIR.Value, engine: FHIREngine = .lhcForms) -> Bool? {
         if answer.type.isNumber, expected.type.isNumber, let a = answer.json.numberValue, let b = expected.json.numberValue {
             return a == b
         }
         guard answer.type == expected.type else { return nil }
         switch expected.type {
         case .coding:
-            let a = answer.json.objectValue ?? [:]
-            let b = expected.json.objectValue ?? [:]
-            if b["system"] != nil, a["system"] != b["system"] { return false }
-            if let code = b["code"] { return a["code"] == code }
-            return b["display"] != nil && a["display"] == b["display"]
+            return codingsEqual(expected.json.objectValue ?? [:], answer.json.objectValue ?? [:], engine: engine)
         case .quantity:
             guard unitsAgree(answer.json, expected.json) else { return false }
             return answer.json.objectValue?["value"] == expected.json.objectValue?["value"]
@@ -128,6 +123,30 @@ enum FHIRValues {
             return nil
         default:
             return answer.json == expected.json
+        }
+    }
+
+    /// Coding equality. Both engines need the same system, a Coding without a system matching only another
+    /// without one; an empty string counts as absent (LHC-Forms tests JavaScript falsiness, HAPI leaves a
+    /// blank value unset). Then LHC-Forms compares the codes when either has one, and without codes the
+    /// displays, both non-empty (`_codingsEqual`, LHNCBC/lforms@24c71875 src/lib/lforms/lhc-form-data.ts:3847-3861);
+    /// android-fhir compares the codes only, so two Codings without a code are equal whatever their displays
+    /// (`equals`, google/android-fhir@28a50345 common/src/main/java/com/google/android/fhir/MoreTypes.kt:34-47).
+    /// Neither reads `version` or `userSelected`.
+    static func codingsEqual(_ a: [String: JSONValue], _ b: [String: JSONValue], engine: FHIREngine) -> Bool {
+        func text(_ coding: [String: JSONValue], _ key: String) -> String? {
+            guard let value = coding[key]?.stringValue, !value.isEmpty else { return nil }
+            return value
+        }
+        guard text(a, "system") == text(b, "system") else { return false }
+        let (codeA, codeB) = (text(a, "code"), text(b, "code"))
+        switch engine {
+        case .androidFHIR:
+            return codeA == codeB
+        case .lhcForms:
+            if codeA != nil || codeB != nil { return codeA == codeB }
+            guard let display = text(a, "display") else { return false }
+            return display == text(b, "display")
         }
     }
 

@@ -48,9 +48,8 @@ extension SurveyNativeSession {
             return try answerDynamicLabels(slot, labelSets, metadataID, validations, value)
         case .addTextField:
             guard let texts = strings(in: value) else { return misfit(slot, found: value) }
-            // Next sends the non-empty texts in field order (AddTextFieldTableViewCell.swift:54-63).
-            store(.array(texts.filter { !$0.isEmpty }.map(JSONValue.string)), at: slot)
-            try markFinished(slot)
+            // Next sends the non-empty texts in field order through `update` (AddTextFieldTableViewCell.swift:54-63).
+            try commit(slot, .array(texts.filter { !$0.isEmpty }.map(JSONValue.string)))
         case .segmentSelect(let values):
             guard let choice = value.stringValue, values.contains(choice) else { return misfit(slot, found: value) }
             try commit(slot, value)
@@ -99,16 +98,37 @@ extension SurveyNativeSession {
                 otherText = text
             }
         }
-        if let otherText, case .other(_, let validations)? = options.first(where: \.isOther),
-            let message = try firstFailure(validations, text: otherText)
-        {
-            // The Other text commits only when valid (end-editing); the taps on options stand.
-            try commit(slot, .array(elements.filter { $0 != .string(otherText) }))
-            return .validationFailed(message)
+        // Selected options are stored in tap order (SQ:1158-1169); the value lists them in that order. Taps
+        // on options only toggle (no advance, SQ:1292-1298). Ticking Other toggles the text it has, "" at
+        // first (SQ:1293-1294); its text is sent through `update` (SQ:1371-1397), which may move the survey
+        // on, only when end-editing changes it and it passes Other's validations
+        // (OtherOptionTableViewCell.swift:22-38, 82-87).
+        let current = currentOtherText(slot, options)
+        let typed = otherText ?? ""
+        guard case .other(_, let validations)? = options.first(where: \.isOther), typed != (current ?? "") else {
+            // No Other text sent: ticking Other stores "", and an edit that leaves the text as it was sends
+            // nothing.
+            try toggle(slot, value)
+            return .ok
         }
-        // Selected options are stored in tap order (SQ:1158-1169); the value lists them in that order.
+        if let message = try firstFailure(validations, text: typed) {
+            // End-editing sends nothing: the Other entry keeps what it held ("" from the tick, or the earlier
+            // text), and no message shows (only the Other row's own Next would show one, and a multi_select
+            // hides it: SQ:407-418).
+            let kept = elements.map { otherText != nil && $0 == .string(typed) ? JSONValue.string(current ?? "") : $0 }
+            try toggle(slot, .array(kept))
+            return otherText == nil ? .ok : .validationFailed(message)
+        }
+        // The text is sent through `update` (unticking Other sends "" first), then the taps stand as listed.
         try commit(slot, value)
         return .ok
+    }
+
+    /// The Other text a multi_select answer holds now (its entry that is no option), or nil when Other is not
+    /// ticked (`otherAnswer`, SQ:1193-1206).
+    private func currentOtherText(_ slot: Int, _ options: [SurveyNative.Option]) -> String? {
+        guard case .array(let elements)? = state.answers[slot] else { return nil }
+        return elements.lazy.compactMap(\.stringValue).first { text in !options.contains(.plain(text)) }
     }
 
     private func answerMultiTextField(
@@ -209,6 +229,17 @@ extension SurveyNativeSession {
         return "'\(question.id)' (\(question.kind.typeName)) has no Next button: \(advances)"
     }
 
+    /// Why a bare `next` has nothing to tap while the active question is hidden, and what moves the survey on.
+    func hiddenActiveQuestion() -> String {
+        let active = survey.questions[activeSlot].id
+        if isDeadEnd {
+            return "the active question '\(active)' is the last and is hidden, so no question waits and Submit never shows until an answer change shows '\(active)' again (reference §6, the dead end)"
+        }
+        let nexts = visibleWithNextButton(limit: 3).map { "next \(survey.questions[$0].id)" }
+        let tap = nexts.isEmpty ? "" : "tap Next on a visible question (\(nexts.joined(separator: ", "))) or "
+        return "the active question '\(active)' is hidden: a multi_select option tap hid it, and such a tap does not move the survey on (SQ:1292-1298), so no question waits and Submit is not shown; \(tap)answer a visible question other than by a multi_select option: either runs sectionsToInsert, which moves past the hidden question"
+    }
+
     func tapNext(_ slot: Int) throws(EngineCrash) -> Outcome {
         switch survey.questions[slot].kind {
         case .singleTextField(_, let validations):
@@ -231,6 +262,9 @@ extension SurveyNativeSession {
             let text = state.answers[slot]?.objectValue?[title]?.stringValue ?? ""
             if let message = try firstFailure(validations, text: text) { return .validationFailed(message) }
             try commit(slot, .object([title: .string(text)]))
+        case .addTextField:
+            // Next sends the texts in the fields, the stored ones (AddTextFieldTableViewCell.swift:54-63).
+            try commit(slot, state.answers[slot] ?? .array([]))
         default:
             try markFinished(slot)
         }

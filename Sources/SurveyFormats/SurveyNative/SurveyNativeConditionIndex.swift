@@ -16,10 +16,13 @@ struct SurveyNativeConditionIndex {
     private(set) var hostDependents: [String: [Int]] = [:]
     /// The evaluated leaves that lack their `value`: evaluating one crashes the engine.
     private(set) var valuelessLeaves: [Condition] = []
+    /// The conditions without an `operation` string, by where they are: evaluating one crashes the engine.
+    let crashes: [SourcePosition: String]
     private(set) var problems: [Diagnostic] = []
 
-    init(file: String, questions: [SurveyNative.Question], slotByID: IDIndex) {
+    init(file: String, questions: [SurveyNative.Question], slotByID: IDIndex, crashes: [SourcePosition: String] = [:]) {
         self.file = file
+        self.crashes = crashes
         self.slotByID = slotByID
         self.questionIDs = { questions.map(\.id) }
         self.leavesAbout = Array(repeating: [], count: questions.count)
@@ -34,16 +37,17 @@ struct SurveyNativeConditionIndex {
 
     /// Compiles one condition that is not part of the survey (from a properties file).
     static func compile(
-        _ condition: Condition, file: String, slotByID: IDIndex, questionIDs: @escaping () -> [String]
+        _ condition: Condition, file: String, slotByID: IDIndex, crashes: [SourcePosition: String] = [:], questionIDs: @escaping () -> [String]
     ) -> (condition: CompiledCondition, problems: [Diagnostic], lacksValue: Bool) {
-        var index = SurveyNativeConditionIndex(file: file, questions: [], slotByID: slotByID)
+        var index = SurveyNativeConditionIndex(file: file, questions: [], slotByID: slotByID, crashes: crashes)
         var dependencies: [Int] = []
         let compiled = index.compile(condition, of: -1, subject: nil, evaluated: true, into: &dependencies)
         return (compiled, index.problems, index.hasCrashingConditions)
     }
 
-    /// Whether evaluating some condition crashes the engine (a leaf without `value`).
-    var hasCrashingConditions: Bool { !valuelessLeaves.isEmpty }
+    /// Whether evaluating some condition crashes the engine (a leaf without `value`, a condition without
+    /// `operation`).
+    var hasCrashingConditions: Bool { !valuelessLeaves.isEmpty || !crashes.isEmpty }
 
     static let danglingHint = "use the id of a question in this file (ids are case-sensitive)"
 
@@ -51,6 +55,15 @@ struct SurveyNativeConditionIndex {
     private mutating func compile(
         _ condition: Condition, of slot: Int, subject: String?, evaluated: Bool, into dependencies: inout [Int]
     ) -> CompiledCondition {
+        if let reason = crashes[condition.location.position] {
+            // Still read for its ids (the dependency map collects them), but evaluating it crashes.
+            switch condition.kind {
+            case .leaf(let leaf): _ = resolve(leaf.question, subject.map { "show_if of '\($0)'" } ?? "the condition", condition.location, into: &dependencies)
+            case .all(let children): for child in children { _ = compile(child, of: slot, subject: subject, evaluated: false, into: &dependencies) }
+            default: break
+            }
+            return .crash(reason)
+        }
         switch condition.kind {
         case .leaf(let leaf):
             guard let target = resolve(leaf.question, subject.map { "show_if of '\($0)'" } ?? "the condition", condition.location, into: &dependencies) else {

@@ -12,6 +12,9 @@ struct SurveyNativeDecoder {
     /// What reading found: keys the engine ignores or misreads, what crashes it, and, when reading on, the
     /// problems that stop a load.
     private(set) var findings: [Diagnostic] = []
+    /// The conditions evaluating which crashes the engine on a force-cast (a simple condition or a tree
+    /// without an `operation` string), by where they are, with why.
+    private(set) var conditionCrashes: [SourcePosition: String] = [:]
     private var questions: [SurveyNative.Question] = []
 
     private init(readsOn: Bool) {
@@ -37,11 +40,12 @@ struct SurveyNativeDecoder {
         }
     }
 
-    /// A condition written as `show_if` is, for properties files; with what reading it found.
-    static func condition(_ cursor: JSONCursor) -> (Condition, findings: [Diagnostic]) {
+    /// A condition written as `show_if` is, for properties files; with what reading it found and the parts of
+    /// it whose evaluation crashes the engine.
+    static func condition(_ cursor: JSONCursor) -> (Condition, findings: [Diagnostic], crashes: [SourcePosition: String]) {
         var decoder = SurveyNativeDecoder(readsOn: false)
         let condition = decoder.decodeCondition(cursor)
-        return (condition, decoder.findings)
+        return (condition, decoder.findings, decoder.conditionCrashes)
     }
 
     private mutating func report(
@@ -107,7 +111,7 @@ struct SurveyNativeDecoder {
         for cursor in topLevel {
             if let slot = try decodeQuestion(cursor, owner: topSlots.count, isSubQuestion: false) { topSlots.append(slot) }
         }
-        return SurveyNativeOutline(file: root.file.path, questions: questions, topLevel: topSlots, submit: submit)
+        return SurveyNativeOutline(file: root.file.path, questions: questions, topLevel: topSlots, submit: submit, conditionCrashes: conditionCrashes)
     }
 
     /// `submit` is force-cast to `[String: String]` at load; `button_title` is force-unwrapped when Submit
@@ -550,6 +554,13 @@ struct SurveyNativeDecoder {
 
     // MARK: conditions
 
+    /// A condition whose evaluation crashes the engine on a force-cast: an error for lint, a refusal of the
+    /// action that evaluates it.
+    private mutating func crashes(_ object: JSONObjectCursor, _ reason: String) {
+        conditionCrashes[object.location.position] = reason
+        report(.error, object.cursor, "\(reason): it crashes as soon as it evaluates the condition", hint: "add the \"operation\"", rule: "sn-condition-without-value")
+    }
+
     /// The dispatch of `conditionMet` (SQ:469-531): a dict with `id` is a simple condition, one with
     /// `subconditions` a tree, `operation: custom` a host condition; anything else is malformed and true.
     private mutating func decodeCondition(_ cursor: JSONCursor) -> Condition {
@@ -562,17 +573,24 @@ struct SurveyNativeDecoder {
         let location = object.location
         let operation = object["operation"]?.stringValue
         if let question = object["id"]?.stringValue {
+            if operation == nil {
+                // `condition["operation"] as! String` (SQ:471), before the value is read.
+                crashes(object, "a show_if condition on '\(question)' has no \"operation\" string, which the engine force-casts (SQ:471)")
+            }
             return Condition(
                 .leaf(ConditionLeaf(question: question, key: object["subid"]?.stringValue, operation: operation ?? "", operand: object["value"]?.node.plain)),
                 location: location)
         }
-        if let subconditions = object["subconditions"] {
-            let children = (subconditions.elements ?? []).map { decodeCondition($0) }
-            if subconditions.elements == nil {
-                report(
-                    .error, subconditions, "subconditions is not an array, so this tree has none: an and is then always true, an or always false",
-                    hint: "write an array of conditions", rule: "sn-malformed-condition")
-            } else if children.isEmpty, operation == "and" || operation == "or" {
+        // A tree only when subconditions is an array of objects (`as? [[String : Any]]`, SQ:494); else the
+        // dict reads on as a custom or a malformed condition.
+        if let subconditions = object["subconditions"], let elements = subconditions.elements, elements.allSatisfy({ $0.object != nil }) {
+            let children = elements.map { decodeCondition($0) }
+            if operation == nil {
+                // `condition["operation"] as! String` (SQ:495).
+                crashes(object, "a show_if tree has no \"operation\" string, which the engine force-casts (SQ:495)")
+                return Condition(.all(children), location: location)
+            }
+            if children.isEmpty, operation == "and" || operation == "or" {
                 report(
                     .error, cursor, "an \(operation ?? "") without subconditions is always \(operation == "and"), whatever is answered (reference §4)",
                     hint: "add the conditions it combines, or remove the show_if", rule: "sn-constant-condition")
@@ -597,7 +615,8 @@ struct SurveyNativeDecoder {
                 location: location)
         }
         report(
-            .error, cursor, "this condition has neither \"id\", \"subconditions\" nor operation \"custom\"; the engine treats it as true",
+            .error, cursor,
+            "this condition has no \"id\", no array of condition objects in \"subconditions\" (SQ:494) and no operation \"custom\"; the engine treats it as true",
             hint: "name the question the condition reads with \"id\"", rule: "sn-malformed-condition")
         return Condition(.constant(true, reason: "malformed", ignored: []), location: location)
     }

@@ -51,6 +51,8 @@ indirect enum CompiledCondition: Sendable {
     case any([CompiledCondition])
     case host(key: String?)
     case constant(Bool)
+    /// Evaluating it crashes the engine (a force-cast fails).
+    case crash(String)
 
     /// A leaf whose question is at `slot`.
     init(leaf: ConditionLeaf, slot: Int) {
@@ -81,6 +83,8 @@ indirect enum CompiledCondition: Sendable {
             return key.flatMap { host[$0] } ?? false
         case .constant(let value):
             return value
+        case .crash(let reason):
+            throw EngineCrash(reason: reason)
         }
     }
 }
@@ -114,6 +118,8 @@ extension CompiledCondition {
             return decided ?? isAll
         case .constant(let value):
             return value
+        case .crash(let reason):
+            throw EngineCrash(reason: reason)
         }
     }
 
@@ -122,7 +128,7 @@ extension CompiledCondition {
         switch self {
         case .leaf, .host: values.append(.skipped)
         case .all(let children), .any(let children): for child in children { child.skip(into: &values) }
-        case .constant: break
+        case .constant, .crash: break
         }
     }
 }

@@ -44,8 +44,8 @@ extension SurveyNativeLint {
 
     /// The first reason a leaf is constant or misread, if any.
     private static func leafFinding(_ leaf: ConditionLeaf, at location: SourceLocation, in outline: SurveyNativeOutline) -> Diagnostic? {
-        // A dangling id or a missing value is reported by the loader.
-        guard let slot = outline.slotByID[leaf.question], let operand = leaf.operand else { return nil }
+        // A dangling id, a missing value or operation is reported by the loader.
+        guard let slot = outline.slotByID[leaf.question], let operand = leaf.operand, outline.conditions.crashes[location.position] == nil else { return nil }
         let question = outline.questions[slot]
         let test = leaf.test
         let outcome = test.isNegation ? "always true" : "never true"
@@ -54,7 +54,7 @@ extension SurveyNativeLint {
         }
 
         if test == .unknown {
-            let written = leaf.operation.isEmpty ? "this condition has no \"operation\"" : "\"\(leaf.operation)\" is not an operation SurveyNative knows"
+            let written = leaf.operation.isEmpty ? "this condition's \"operation\" is empty" : "\"\(leaf.operation)\" is not an operation SurveyNative knows"
             return finding(
                 "sn-unknown-operation", "\(written), so the engine takes the condition as false (reference §4)",
                 hint: "use equals, not equals, greater than, greater than or equal to, less than, less than or equal to, contains or not contains")

@@ -32,6 +32,7 @@ extension SurveyNativeLint {
                         hint: "remove the show_if, or start the survey with a question that is always asked", rule: "sn-show-if-on-first"))
             } else {
                 findings += lazinessFindings(question, slot: slot, showIf, references, outline)
+                findings += stallFindings(question, showIf, outline)
                 if section == last, showIf.canHide, !showIf.dependencies.isEmpty {
                     findings.append(
                         outline.finding(
@@ -49,6 +50,29 @@ extension SurveyNativeLint {
                         hint: "have whoever reads the payload check this show_if before using '\(question.id)', or rely on 'fuzz' (hidden-answer-submitted) to show the path",
                         rule: "sn-hidden-answer-submitted"))
             }
+        }
+        return findings
+    }
+
+    /// A top-level show_if reading an earlier multi_select: once the respondent is on this question, a tap on
+    /// one of that multi_select's options can hide it, and a plain option tap runs no `sectionsToInsert`
+    /// (SQ:1292-1298), so the survey stalls with no current question and no Submit until a Next or another
+    /// kind of answer change. Only the operations whose outcome an answer list can change count (`equals`,
+    /// `not equals`, `contains`, `not contains`; the numeric ones are always false on a list).
+    private static func stallFindings(_ question: SurveyNative.Question, _ showIf: Condition, _ outline: SurveyNativeOutline) -> [Diagnostic] {
+        guard showIf.canHide else { return [] }
+        var seen: Set<String> = []
+        var findings: [Diagnostic] = []
+        for atom in showIf.atoms {
+            guard case .leaf(let leaf) = atom.kind, ["equals", "not equals", "contains", "not contains"].contains(leaf.operation),
+                let source = outline.slotByID[leaf.question], case .multiSelect = outline.questions[source].kind,
+                outline.questions[source].owner < question.owner, seen.insert(leaf.question).inserted
+            else { continue }
+            findings.append(
+                outline.finding(
+                    .warning, at: atom.location,
+                    "'\(leaf.question)' is a multi_select, and a tap on one of its options can hide '\(question.id)' while the respondent is on it; such a tap does not move the survey on (SQ:1292-1298), so the respondent sees no current question and no Submit until Next on '\(leaf.question)' or another answer change (the stall)",
+                    hint: "put '\(question.id)' where '\(leaf.question)' cannot hide it while it is active, or make it depend on a single_select", rule: "sn-multi-select-stall"))
         }
         return findings
     }

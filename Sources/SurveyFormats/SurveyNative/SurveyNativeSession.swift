@@ -113,17 +113,23 @@ final class SurveyNativeSession: SurveySession {
 
     private func step(_ action: Action) throws(EngineCrash) -> StepResult {
         let wasDeadEnd = isDeadEnd
+        let wasStalled = isStalled
         var events: [TraceEvent] = []
         let outcome = try apply(action, events: &events)
         if !wasDeadEnd, isDeadEnd {
             events.append(TraceEvent("dead_end", detail: ["question": .string(survey.questions[activeSlot].id)]))
         }
+        if !wasStalled, isStalled, case .answer(let toggled, _) = action {
+            events.append(TraceEvent("stalled", detail: ["question": .string(survey.questions[activeSlot].id), "toggled": .string(toggled)]))
+        }
         assert(invariantViolation() == nil, "the session's view drifted from its answers: \(invariantViolation() ?? "")")
         return StepResult(outcome, events: events)
     }
 
+    /// The active question, unless Submit shows or the active question is hidden (a stall or the dead end:
+    /// the respondent then sees only the questions before it).
     var currentQuestion: String? {
-        state.showSubmit ? nil : survey.questions[activeSlot].id
+        state.showSubmit || state.skipped[state.active] ? nil : survey.questions[activeSlot].id
     }
 
     var visibleQuestions: [String] {
@@ -200,7 +206,9 @@ final class SurveyNativeSession: SurveySession {
                 guard hasNextButton(found) else { return .rejected(noNextButton(found)) }
                 slot = found
             } else {
-                guard let found = nextButtonInActiveSection() else { return .rejected(noNextButton(activeSlot)) }
+                guard let found = nextButtonInActiveSection() else {
+                    return .rejected(state.skipped[state.active] ? hiddenActiveQuestion() : noNextButton(activeSlot))
+                }
                 slot = found
             }
             return try tapNext(slot)
@@ -275,6 +283,31 @@ final class SurveyNativeSession: SurveySession {
         !state.showSubmit && state.active == survey.topLevel.count - 1 && state.skipped[state.active]
     }
 
+    /// The active question is hidden but not the last: a multi_select option tap hid it, and such a tap does
+    /// not run `sectionsToInsert` (SQ:1292-1298), so the survey does not move on until something that does
+    /// runs: a Next (`markFinished`, SQ:1404-1425) or another kind of answer change (`update`, SQ:1371-1397;
+    /// a single_select option, SQ:1267-1291).
+    var isStalled: Bool {
+        !state.showSubmit && state.active < survey.topLevel.count - 1 && state.skipped[state.active]
+    }
+
+    /// In a stall, the Next rows of the visible questions are what moves the survey on: walks may tap them.
+    var otherActions: [Action] {
+        guard isStalled else { return [] }
+        return visibleWithNextButton(limit: 4).map { .next(question: survey.questions[$0].id) }
+    }
+
+    /// The visible questions with a Next button, nearest the active question first, at most `limit`.
+    func visibleWithNextButton(limit: Int) -> [Int] {
+        var found: [Int] = []
+        var slot = survey.sectionEnd[state.active]
+        while slot > 0, found.count < limit {
+            slot -= 1
+            if state.visible[slot], hasNextButton(slot) { found.append(slot) }
+        }
+        return found
+    }
+
     /// `answerQuestion` then `update`: store, re-evaluate dependents, then `sectionsToInsert`.
     func commit(_ slot: Int, _ value: JSONValue) throws(EngineCrash) {
         store(value, at: slot)
@@ -282,12 +315,23 @@ final class SurveyNativeSession: SurveySession {
         try sectionsToInsert(changed: survey.owners[slot])
     }
 
-    /// `markFinished` (SQ:1404-1425): store the type's empty answer if there is none, mark the question
-    /// finished, then treat it as an answer change.
-    func markFinished(_ slot: Int) throws(EngineCrash) {
-        if state.answers[slot] == nil { store(survey.questions[slot].kind.emptyAnswer, at: slot) }
-        state.finished[slot] = true
+    /// A plain multi_select option tap: `toggleAnswer` then `updateSkippedQuestions`, and nothing more
+    /// (`selectedRowAt`'s multi_select branch, SQ:1292-1298): no `sectionsToInsert`, so the survey does not
+    /// move on, even when the tap hides the active question.
+    func toggle(_ slot: Int, _ value: JSONValue) throws(EngineCrash) {
+        store(value, at: slot)
         try reevaluateDependents(of: slot)
+    }
+
+    /// `markFinished` (SQ:1404-1425): a question without an answer gets the type's empty answer, and only then
+    /// are its dependents evaluated again (`updateSkippedQuestions` runs inside `if answer == nil`, SQ:1409-1416);
+    /// it is marked finished, and `sectionsToInsert` runs.
+    func markFinished(_ slot: Int) throws(EngineCrash) {
+        if state.answers[slot] == nil {
+            store(survey.questions[slot].kind.emptyAnswer, at: slot)
+            try reevaluateDependents(of: slot)
+        }
+        state.finished[slot] = true
         try sectionsToInsert(changed: survey.owners[slot])
     }
 

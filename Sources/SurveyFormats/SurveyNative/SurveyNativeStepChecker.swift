@@ -27,7 +27,7 @@ final class SurveyNativeStepChecker: StepChecker {
         if state.answeredCount < answered {
             findings.append(Finding(.engineError, "answers-never-cleared", "\(answered - state.answeredCount) answer(s) vanished"))
         }
-        if !state.showSubmit, !state.visible[session.activeSlot], !session.isDeadEnd {
+        if !state.showSubmit, !state.visible[session.activeSlot], !state.skipped[state.active] {
             findings.append(Finding(.engineError, "current-is-visible", "the current question '\(survey.questions[session.activeSlot].id)' is not visible"))
         }
         lastActive = state.active
@@ -40,6 +40,15 @@ final class SurveyNativeStepChecker: StepChecker {
                 Finding(
                     .hazard, "dead-end",
                     "the last question '\(question ?? "?")' became hidden while it was the active one: Submit never appears (reference §6)",
+                    question: question))
+        }
+        for event in result.events where event.name == "stalled" {
+            let question = event.detail?.objectValue?["question"]?.stringValue
+            let toggled = event.detail?.objectValue?["toggled"]?.stringValue ?? "?"
+            findings.append(
+                Finding(
+                    .hazard, "multi-select-stall",
+                    "tapping an option of '\(toggled)' hid the active question '\(question ?? "?")', and a multi_select tap does not move the survey on (SQ:1292-1298): the respondent sees no current question and no Submit until Next on '\(toggled)' or another answer change",
                     question: question))
         }
         if action == .submit, result.outcome == .ok {

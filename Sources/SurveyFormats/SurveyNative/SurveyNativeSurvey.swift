@@ -171,7 +171,7 @@ struct SurveyNativeOutline {
     /// closes them.
     let cycles: [Diagnostic]
 
-    init(file: String, questions: [SurveyNative.Question], topLevel: [Int], submit: SurveyNative.Submit) {
+    init(file: String, questions: [SurveyNative.Question], topLevel: [Int], submit: SurveyNative.Submit, conditionCrashes: [SourcePosition: String] = [:]) {
         self.file = file
         self.questions = questions
         self.topLevel = topLevel
@@ -188,7 +188,7 @@ struct SurveyNativeOutline {
                 rule: "sn-duplicate-id")
         }
 
-        let conditions = SurveyNativeConditionIndex(file: file, questions: questions, slotByID: slotByID)
+        let conditions = SurveyNativeConditionIndex(file: file, questions: questions, slotByID: slotByID, crashes: conditionCrashes)
         self.conditions = conditions
         var dangling = conditions.problems
         for slot in questions.indices {

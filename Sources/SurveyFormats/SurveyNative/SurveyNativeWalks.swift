@@ -146,9 +146,9 @@ extension SurveyNativeSurvey {
         guard cursor.object != nil else {
             throw cursor.error("expected a condition as SurveyNative writes show_if: an object with \"id\", \"subconditions\" or operation \"custom\"")
         }
-        let (condition, warnings) = SurveyNativeDecoder.condition(cursor)
+        let (condition, warnings, crashes) = SurveyNativeDecoder.condition(cursor)
         let (compiled, unknownIDs, lacksValue) = SurveyNativeConditionIndex.compile(
-            condition, file: cursor.file.path, slotByID: slotByID, questionIDs: { self.questionIDs })
+            condition, file: cursor.file.path, slotByID: slotByID, crashes: crashes, questionIDs: { self.questionIDs })
         var problems = warnings.map { warning in
             var error = warning
             error.severity = .error

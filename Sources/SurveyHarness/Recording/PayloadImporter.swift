@@ -2,7 +2,8 @@ import SurveyCore
 
 /// Turns a submitted payload into the actions that reproduce it: it answers, in the survey's display order,
 /// every visible question the payload has an answer for, taps Next where the engine waits for it, and
-/// submits once Submit shows. Whatever it cannot reproduce is reported, never dropped silently.
+/// submits once Submit shows. Whatever it cannot reproduce is reported with why, at its place in the payload
+/// when the reading knows it, never dropped silently.
 public struct PayloadImporter {
     public let survey: any Survey
     public let settings: SessionSettings
@@ -14,17 +15,29 @@ public struct PayloadImporter {
 
     public struct Result: Sendable {
         public var actions: [Action]
-        /// Answers of the payload the replay does not reproduce, each with why.
-        public var problems: [String]
+        /// What of the payload the replay does not reproduce, each with why (a warning, located in the
+        /// payload when the reading knows where).
+        public var problems: [Diagnostic]
     }
 
     public func importAnswers(_ answers: [(question: String, value: JSONValue)]) -> Result {
+        importPayload(PayloadReading(file: "payload", answers: answers.map { PayloadReading.Answer(question: $0.question, value: $0.value, location: nil) }))
+    }
+
+    public func importPayload(_ reading: PayloadReading) -> Result {
         let session = survey.makeSession(settings)
-        var remaining = answers
+        var remaining = reading.answers
         var actions: [Action] = []
-        var problems: [String] = []
-        for (question, _) in answers where !survey.hasQuestion(question) {
-            problems.append("'\(question)': the survey has no such question")
+        var problems = reading.problems
+        func problem(_ message: String, at answer: PayloadReading.Answer? = nil) {
+            if let location = answer?.location {
+                problems.append(Diagnostic(.warning, file: reading.file, location: location, message: message))
+            } else {
+                problems.append(Diagnostic(.warning, file: reading.file, position: nil, message: message))
+            }
+        }
+        for answer in reading.answers where !survey.hasQuestion(answer.question) {
+            problem("'\(answer.question)': the survey has no such question", at: answer)
         }
         remaining.removeAll { !survey.hasQuestion($0.question) }
         /// Skip, when the session offers it and takes it.
@@ -38,7 +51,7 @@ public struct PayloadImporter {
         /// would submit it.
         func preansweredOnly() -> Bool {
             guard let id = session.currentQuestion, session.answer(for: id) != nil else { return false }
-            return !answers.contains { $0.question == id }
+            return !reading.answers.contains { $0.question == id }
         }
 
         var stalled = false
@@ -48,13 +61,13 @@ public struct PayloadImporter {
             var answered = false
             for id in session.visibleQuestions {
                 guard let index = remaining.firstIndex(where: { $0.question == id }) else { continue }
-                let value = remaining.remove(at: index).value
-                let result = session.perform(.answer(question: id, value: value))
+                let answer = remaining.remove(at: index)
+                let result = session.perform(.answer(question: id, value: answer.value))
                 if result.outcome == .ok {
-                    actions.append(.answer(question: id, value: value))
+                    actions.append(.answer(question: id, value: answer.value))
                     answered = true
                 } else {
-                    problems.append("'\(id)' = \(CanonicalJSON.compact(value)): the survey refuses it: \(result.outcome.message ?? "")")
+                    problem("'\(id)' = \(CanonicalJSON.compact(answer.value)): the survey refuses it: \(result.outcome.message ?? "")", at: answer)
                 }
             }
             if session.isSubmittable {
@@ -75,22 +88,31 @@ public struct PayloadImporter {
             }
             stalled = Trace.View(of: session) == before && !answered
         }
+        // Why each answer left over is not shown, in the session's own words (a refused action changes nothing).
+        for answer in remaining {
+            let outcome = session.perform(.answer(question: answer.question, value: answer.value)).outcome
+            if outcome == .ok {
+                actions.append(.answer(question: answer.question, value: answer.value))
+            } else {
+                let why = outcome.message.map { ": \($0)" } ?? ""
+                problem("'\(answer.question)' = \(CanonicalJSON.compact(answer.value)): the survey never shows this question on the path the other answers take\(why)", at: answer)
+            }
+        }
         // Skip on the last step ends a ResearchKit task as Done does.
         if !(preansweredOnly() && skipped() && session.hasEnded) {
             if session.isSubmittable, session.perform(.submit).outcome == .ok {
                 actions.append(.submit)
             } else if let current = session.currentQuestion {
-                problems.append("the survey stops at '\(current)': the payload has no answer that lets it go on, so Submit never shows")
+                problem("the survey stops at '\(current)': the payload has no answer that lets it go on, so Submit never shows")
+            } else if !session.isSubmittable, !session.hasEnded {
+                problem("the survey stalls: no question waits and Submit is not shown, and the payload has no answer that moves it on")
             }
         }
-        for (question, value) in remaining {
-            problems.append("'\(question)' = \(CanonicalJSON.compact(value)): the survey never shows this question on the path the other answers take")
-        }
-        let expected = Dictionary(answers, uniquingKeysWith: { first, _ in first })
+        let expected = Dictionary(reading.answers.map { ($0.question, $0.value) }, uniquingKeysWith: { first, _ in first })
         for id in survey.questionIDs {
             let reproduced = session.answer(for: id)
-            if reproduced != nil, expected[id] == nil {
-                problems.append("'\(id)': the replay stores \(CanonicalJSON.compact(reproduced!)), which the payload does not have")
+            if let reproduced, expected[id] == nil {
+                problem("'\(id)': the replay stores \(CanonicalJSON.compact(reproduced)), which the payload does not have")
             }
         }
         return Result(actions: actions, problems: problems)
@@ -98,7 +120,7 @@ public struct PayloadImporter {
 
     /// Takes the first `add` the session offers that shows a question the payload still has an answer for
     /// (tried on a copy of the session first); whether there was one.
-    private func addInstance(for remaining: [(question: String, value: JSONValue)], session: any SurveySession, actions: inout [Action]) -> Bool {
+    private func addInstance(for remaining: [PayloadReading.Answer], session: any SurveySession, actions: inout [Action]) -> Bool {
         let wanted = Set(remaining.map(\.question))
         for case .add(let group) in session.otherActions {
             let trial = survey.makeSession(settings)

@@ -10,12 +10,12 @@ extension Comparer {
         let (other, otherSettings, otherName) = onOld ? (new, newSettings, names.new) : (old, oldSettings, names.old)
         let first = walked.makeSession(walkedSettings)
         for action in actions { _ = first.perform(action) }
-        guard let submitted = first.payload.flatMap(walked.submittedAnswers) else { return [] }
+        guard let submitted = first.payload.flatMap({ walked.submittedAnswers($0, settings: walkedSettings) }) else { return [] }
         let imported = PayloadImporter(survey: other, settings: otherSettings).importAnswers(submitted)
         let second = other.makeSession(otherSettings)
         for action in imported.actions { _ = second.perform(action) }
         let given = Dictionary(submitted, uniquingKeysWith: { first, _ in first })
-        let got = Dictionary(second.payload.flatMap(other.submittedAnswers) ?? [], uniquingKeysWith: { first, _ in first })
+        let got = Dictionary(second.payload.flatMap { other.submittedAnswers($0, settings: otherSettings) } ?? [], uniquingKeysWith: { first, _ in first })
         let shownFirst = answerable(first.visibleQuestions, walked, walkedSettings)
         let shownSecond = answerable(second.visibleQuestions, other, otherSettings)
         func difference(_ question: String, _ detail: String) -> Difference {
@@ -70,10 +70,11 @@ extension Comparer {
 }
 
 extension Survey {
-    /// The answers of a submitted payload as the format's `import` reads them, or nil when it cannot.
-    func submittedAnswers(_ payload: JSONValue) -> [(question: String, value: JSONValue)]? {
+    /// The answers of a submitted payload as the format's `import` reads them under these settings, or nil
+    /// when it cannot.
+    func submittedAnswers(_ payload: JSONValue, settings: SessionSettings) -> [(question: String, value: JSONValue)]? {
         let file = SourceFile(path: "payload", text: CanonicalJSON.compact(payload))
-        guard let root = try? JSONParser.parse(file) else { return nil }
-        return try? answers(inPayload: JSONCursor(node: root))
+        guard let root = try? JSONParser.parse(file), let reading = try? readPayload(JSONCursor(node: root), settings: settings) else { return nil }
+        return reading.answers.map { ($0.question, $0.value) }
     }
 }

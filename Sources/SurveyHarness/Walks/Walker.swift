@@ -112,7 +112,7 @@ public struct Walker {
 
     /// The question ids in the submitted payload, read as the format reads its payloads.
     private func payloadQuestions(_ session: any SurveySession) -> Set<String> {
-        guard let answers = session.payload.flatMap(survey.submittedAnswers) else { return [] }
+        guard let answers = session.payload.flatMap({ survey.submittedAnswers($0, settings: settings) }) else { return [] }
         return Set(answers.map(\.question))
     }
 

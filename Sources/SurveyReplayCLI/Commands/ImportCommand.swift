@@ -15,8 +15,10 @@ enum ImportCommand {
         discussion: """
             The scenario answers every visible question the payload has an answer for, in the survey's display
             order, taps Next where the engine waits for it, and submits once Submit shows. Answers it cannot
-            reproduce (questions the survey no longer reaches on that path, values it refuses) are listed on
-            standard error.
+            reproduce (questions the survey no longer reaches on that path, values it refuses, and for a
+            QuestionnaireResponse items the Questionnaire lacks, repeats of items that do not repeat, answers
+            of the wrong type) are listed on standard error with where they are and why. --profile decides
+            how the payload is read (c3pro: as C3-PRO writes it).
 
             Exit codes: 0 the scenario reproduces the payload exactly; 1 it is written but some answers could not
             be reproduced (listed); 2 bad usage or an unreadable or malformed file.
@@ -30,15 +32,15 @@ enum ImportCommand {
         let payloadPath = invocation.arguments.operands[0]
         let survey = try FormatRegistry.standard.load(InputFiles.read(surveyPath))
         let payloadFile = try InputFiles.read(payloadPath)
-        let answers = try survey.answers(inPayload: JSONCursor(node: JSONParser.parse(payloadFile)))
         let today = try ScenarioOutput.today(invocation, command: "import")
         let settings = try WalkOptions.settings(invocation.arguments, today: today, command: "import", for: [survey])
-        let result = PayloadImporter(survey: survey, settings: settings).importAnswers(answers)
+        let reading = try survey.readPayload(JSONCursor(node: JSONParser.parse(payloadFile)), settings: settings)
+        let result = PayloadImporter(survey: survey, settings: settings).importPayload(reading)
         try ScenarioOutput.write(
             result.actions, surveyPath: surveyPath, settings: settings,
             header: ["Imported with survey-replay import from \(payloadPath)."], invocation: invocation)
         for problem in result.problems {
-            invocation.console.error("\(payloadPath): warning: \(problem)\n")
+            invocation.console.error("\(problem)\n")
         }
         return result.problems.isEmpty ? ExitCode.success : ExitCode.failure
     }
