@@ -42,7 +42,8 @@
 ///   reported in `warnings`) or `.strict`. `polymorphicNames` says what `answer.valueCoding` finds where the
 ///   model has `value[x]`: nothing (`.empty`, the spec's tree and HAPI's FHIRPathEngine as android-fhir
 ///   configures it) or the `value` of type Coding (`.navigate`, fhirpath.js as LHC-Forms runs it).
-///   `dashesInConstantNames` lexes `%vs-name` without backticks.
+///   `constantNames` says which characters a `%name` may hold (`%vs-name` without backticks, or HAPI's
+///   letters, digits, `:` and `-`), and `functions` which function library the expression may call.
 /// - `FHIRPathEnvironment` holds the `%` variables (user variables, SDC's `%questionnaire`, launch contexts,
 ///   item variables), the clock for `now()`/`today()`, the value sets for `memberOf()` and the resources
 ///   `resolve()` may find. `%ucum`, `%sct`, `%loinc`, `%vs-name` and `%ext-name` are built in.
@@ -74,7 +75,7 @@ public struct FHIRPathExpression: Sendable {
     public init(_ source: FHIRPathSource, options: FHIRPathOptions = FHIRPathOptions()) throws(FHIRPathError) {
         self.source = source
         self.options = options
-        syntax = try FHIRPathParser.parse(source.text, dashesInConstants: options.dashesInConstantNames)
+        syntax = try FHIRPathParser.parse(source.text, constantNames: options.constantNames)
         var compiler = FHIRPathCompiler(options: options)
         root = try compiler.compileExpression(syntax)
         warnings = compiler.warnings
@@ -108,6 +109,27 @@ public struct FHIRPathOptions: Sendable {
         case empty, navigate
     }
 
+    /// Which characters a `%name` holds without backticks.
+    public enum ConstantNames: String, Sendable {
+        /// The grammar's identifier: letters, digits and `_` (fhirpath.js, LHC-Forms).
+        case grammar
+        /// The grammar's, and `-` between them (`%vs-administrative-gender`).
+        case dashes
+        /// HAPI's FHIRLexer (org.hl7.fhir.r4, android-fhir): letters, digits, `:` and `-`, never `_`, so
+        /// `%score_total` is `%score` followed by an unexpected `_`.
+        case hapi
+    }
+
+    /// The functions an expression may call.
+    public enum Functions: String, Sendable {
+        /// Every function this engine has.
+        case complete
+        /// Those of HAPI's FHIRPathEngine for R4 as android-fhir pins it (org.hl7.fhir.r4 6.0.22,
+        /// `ExpressionNode.Function.fromCode`): no aggregates but `aggregate`, no `weight()`, `sort()`,
+        /// `coalesce()`…; HAPI refuses any other name as it parses.
+        case hapiR4
+    }
+
     public var mode: Mode
     public var polymorphicNames: PolymorphicNames
     /// The type of `$this`, `%context` and `%resource` at the start (`"QuestionnaireResponse"`); nil when
@@ -116,8 +138,10 @@ public struct FHIRPathOptions: Sendable {
     /// The `%` variables the expression may use besides the built-in ones, with their FHIR type name when
     /// known. Nil: any name is accepted at compile time (an unknown one fails when evaluated).
     public var variables: [String: String?]?
-    /// Whether `%` names may contain `-` without backticks (`%vs-gender`), as some engines lex them.
-    public var dashesInConstantNames: Bool
+    /// Which characters `%` names may contain without backticks.
+    public var constantNames: ConstantNames
+    /// Which functions an expression may call: a call of another is a semantic error.
+    public var functions: Functions
     /// In strict mode: order-dependent functions (`first()`, `skip()`…) after `children()` or
     /// `descendants()`, whose order is undefined, are errors (the suite's `checkOrderedFunctions`).
     public var checkOrderedFunctions: Bool
@@ -125,13 +149,14 @@ public struct FHIRPathOptions: Sendable {
 
     public init(
         mode: Mode = .lenient, polymorphicNames: PolymorphicNames = .empty, contextType: String? = nil, variables: [String: String?]? = nil,
-        dashesInConstantNames: Bool = false, checkOrderedFunctions: Bool = false, model: FHIRModel = .r4
+        constantNames: ConstantNames = .grammar, functions: Functions = .complete, checkOrderedFunctions: Bool = false, model: FHIRModel = .r4
     ) {
         self.mode = mode
         self.polymorphicNames = polymorphicNames
         self.contextType = contextType
         self.variables = variables
-        self.dashesInConstantNames = dashesInConstantNames
+        self.constantNames = constantNames
+        self.functions = functions
         self.checkOrderedFunctions = checkOrderedFunctions
         self.model = model
     }

@@ -52,6 +52,30 @@ import Testing
         #expect(failure("%questionnaire.itme", options: FHIRPathOptions(mode: .strict, contextType: "QuestionnaireResponse", variables: ["questionnaire": "Questionnaire"]))?.kind == .semantic)
     }
 
+    @Test("constant names are lexed by the chosen dialect: the grammar's, with dashes, or HAPI's (no '_', with ':' and '-')")
+    func constantNames() throws {
+        let variables: [String: FHIRPathCollection] = ["a": [.integer(5)], "b": [.integer(2)], "a-b": [.integer(9)], "score_total": [.integer(7)], "score": [.integer(1)]]
+        #expect(try evaluate("%a-b", variables: variables) == [])  // %a minus the path b, empty here
+        #expect(try evaluate("%a-b", variables: variables, options: FHIRPathOptions(constantNames: .dashes)) == ["9 (integer)"])
+        #expect(try evaluate("%a-b", variables: variables, options: FHIRPathOptions(constantNames: .hapi)) == ["9 (integer)"])
+        #expect(try evaluate("%score_total", variables: variables) == ["7 (integer)"])
+        let hapi = try #require(failure("%score_total + 1", options: FHIRPathOptions(constantNames: .hapi)))
+        #expect(hapi.kind == .syntax)
+        #expect(hapi.range?.lowerBound == 6)
+    }
+
+    @Test("under HAPI's R4 function library, functions HAPI lacks are semantic errors at their name")
+    func hapiFunctions() throws {
+        let hapi = FHIRPathOptions(functions: .hapiR4)
+        let sum = try #require(failure("(1 | 2).sum()", options: hapi))
+        #expect(sum.kind == .semantic)
+        #expect(sum.message.contains("no function 'sum'"))
+        #expect(sum.range == 8..<11)
+        #expect(failure("weight()", options: hapi)?.kind == .semantic)
+        #expect(try evaluate("(1 | 2).aggregate($this + $total, 0)", options: hapi) == ["3 (integer)"])
+        #expect(try evaluate("(1 | 2).sum()") == ["3 (integer)"])
+    }
+
     @Test("constant pieces are computed once, when compiled")
     func folding() throws {
         let expression = try FHIRPathExpression("(2.0 'cm' * 2.0 'm').toQuantity('m2')")

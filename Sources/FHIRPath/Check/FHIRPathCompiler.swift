@@ -329,6 +329,9 @@ struct FHIRPathCompiler {
             let suggestion = Spelling.nearest(to: name, in: FHIRPathFunction.allCases.map(\.rawValue)).map { "; did you mean \($0)()?" } ?? ""
             throw semantic("unknown function '\(name)'\(suggestion)", nameRange)
         }
+        if options.functions == .hapiR4, !function.isInHAPIR4 {
+            throw semantic("HAPI's FHIRPath engine for R4 has no function '\(name)': it refuses the expression (\"The name \(name) is not a valid function name\")", nameRange)
+        }
         guard function.arity.contains(arguments.count) else {
             let expected = function.arity.lowerBound == function.arity.upperBound
                 ? "\(function.arity.lowerBound)" : "\(function.arity.lowerBound) to \(function.arity.upperBound)"

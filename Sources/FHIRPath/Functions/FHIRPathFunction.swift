@@ -82,4 +82,17 @@ enum FHIRPathFunction: String, CaseIterable, Sendable {
 
     /// Whether the function reads the clock.
     var readsClock: Bool { self == .now || self == .today || self == .timeOfDay }
+
+    /// Whether HAPI's FHIRPathEngine for R4 has it (org.hl7.fhir.r4 6.0.22, the version android-fhir pins:
+    /// hapifhir/org.hl7.fhir.core@6.0.22 org.hl7.fhir.r4/src/main/java/org/hl7/fhir/r4/model/ExpressionNode.java,
+    /// `Function.fromCode`).
+    var isInHAPIR4: Bool {
+        switch self {
+        case .repeatAll, .coalesce, .lastIndexOf, .toDate, .timeOfDay, .defineVariable, .yearOf, .monthOf, .dayOf, .hourOf, .minuteOf,
+            .secondOf, .millisecondOf, .timezoneOffsetOf, .dateOf, .timeOf, .sum, .min, .max, .avg, .sort, .getValue, .weight, .ordinal:
+            false
+        default:
+            true
+        }
+    }
 }

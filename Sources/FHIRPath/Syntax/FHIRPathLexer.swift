@@ -26,17 +26,17 @@ struct FHIRPathToken: Sendable {
 struct FHIRPathLexer {
     let bytes: [UInt8]
     private var index = 0
-    /// Whether `%` names may contain `-` (`%vs-administrative-gender` without backticks), as some engines lex them.
-    private let dashesInConstants: Bool
+    /// Which characters a `%` name may hold without backticks.
+    private let constantNames: FHIRPathOptions.ConstantNames
 
-    init(_ text: String, dashesInConstants: Bool = false) {
+    init(_ text: String, constantNames: FHIRPathOptions.ConstantNames = .grammar) {
         bytes = Array(text.utf8)
-        self.dashesInConstants = dashesInConstants
+        self.constantNames = constantNames
     }
 
     /// Every token, ending with `.end`.
-    static func tokens(of text: String, dashesInConstants: Bool = false) throws(FHIRPathError) -> [FHIRPathToken] {
-        var lexer = FHIRPathLexer(text, dashesInConstants: dashesInConstants)
+    static func tokens(of text: String, constantNames: FHIRPathOptions.ConstantNames = .grammar) throws(FHIRPathError) -> [FHIRPathToken] {
+        var lexer = FHIRPathLexer(text, constantNames: constantNames)
         var tokens: [FHIRPathToken] = []
         tokens.reserveCapacity(lexer.bytes.count / 3 + 2)
         while true {
@@ -51,7 +51,8 @@ struct FHIRPathLexer {
     }
 
     private func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
-    private func isLetter(_ byte: UInt8) -> Bool { (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == UInt8(ascii: "_") }
+    private func isASCIILetter(_ byte: UInt8) -> Bool { (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) }
+    private func isLetter(_ byte: UInt8) -> Bool { isASCIILetter(byte) || byte == UInt8(ascii: "_") }
 
     private func peek(_ offset: Int = 0) -> UInt8? {
         index + offset < bytes.count ? bytes[index + offset] : nil
@@ -110,9 +111,16 @@ struct FHIRPathLexer {
             guard let next = peek() else { throw error("'%' at the end; expected a variable name after it", start) }
             if next == UInt8(ascii: "'") { return token(.constant(try quoted(next, what: "string"))) }
             if next == UInt8(ascii: "`") { return token(.constant(try quoted(next, what: "delimited identifier"))) }
-            guard isLetter(next) else { throw error("'%' must be followed by a name; found '\(Character(Unicode.Scalar(next)))'", start, index + 1) }
             let nameStart = index
-            while let next = peek(), isLetter(next) || isDigit(next) || (dashesInConstants && next == UInt8(ascii: "-") && peek(1).map(isLetterOrDigit) == true) {
+            if constantNames == .hapi {
+                // HAPI's FHIRLexer takes letters, digits, ':' and '-' after '%', and no '_'.
+                while let next = peek(), isASCIILetter(next) || isDigit(next) || next == UInt8(ascii: ":") || next == UInt8(ascii: "-") { index += 1 }
+                guard index > nameStart else { throw error("'%' must be followed by a name; found '\(Character(Unicode.Scalar(next)))'", start, index + 1) }
+                return token(.constant(String(decoding: bytes[nameStart..<index], as: UTF8.self)))
+            }
+            guard isLetter(next) else { throw error("'%' must be followed by a name; found '\(Character(Unicode.Scalar(next)))'", start, index + 1) }
+            let dashes = constantNames == .dashes
+            while let next = peek(), isLetter(next) || isDigit(next) || (dashes && next == UInt8(ascii: "-") && peek(1).map(isLetterOrDigit) == true) {
                 index += 1
             }
             return token(.constant(String(decoding: bytes[nameStart..<index], as: UTF8.self)))

@@ -24,8 +24,8 @@ struct FHIRPathParser {
         self.tokens = tokens
     }
 
-    static func parse(_ text: String, dashesInConstants: Bool = false) throws(FHIRPathError) -> FHIRPathSyntax {
-        let tokens = try FHIRPathLexer.tokens(of: text, dashesInConstants: dashesInConstants)
+    static func parse(_ text: String, constantNames: FHIRPathOptions.ConstantNames = .grammar) throws(FHIRPathError) -> FHIRPathSyntax {
+        let tokens = try FHIRPathLexer.tokens(of: text, constantNames: constantNames)
         var parser = FHIRPathParser(tokens: tokens)
         if tokens.count == 1 { throw FHIRPathError(.syntax, "the expression is empty", at: 0..<0) }
         let expression = try parser.expression(minimumPrecedence: 0)
