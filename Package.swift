@@ -14,7 +14,7 @@ let package = Package(
         .target(name: "SurveyCore"),
         .target(name: "FHIRPath", dependencies: ["SurveyCore"]),
         .target(name: "FHIRPathConformance", dependencies: ["FHIRPath", "SurveyCore"]),
-        .target(name: "SurveyFormats", dependencies: ["SurveyCore"]),
+        .target(name: "SurveyFormats", dependencies: ["SurveyCore", "FHIRPath"]),
         .target(name: "SurveyHarness", dependencies: ["SurveyCore", "SurveyFormats"]),
         .target(name: "SurveyReplayFuzzing", dependencies: ["SurveyCore", "SurveyFormats", "SurveyHarness"]),
         .target(

@@ -11,7 +11,7 @@ struct FHIRDecoder {
     let engine: FHIREngine
     /// Whether the file has a construct the engines read differently (a flag written as a string, a value of
     /// the wrong JSON type, several enableWhen without enableBehavior…).
-    private(set) var differsByEngine = false
+    var differsByEngine = false
     /// The conditions whose value does not have its answer[x] type: LHC-Forms reads the value as written
     /// and compares it with the source's answers, so it is typed once every item is read (`typeWrittenValues`).
     private var writtenValues: [(item: Int, condition: Int)] = []
@@ -78,7 +78,7 @@ struct FHIRDecoder {
         errors.append(cursor.diagnostic(.error, message, hint: hint, rule: rule))
     }
 
-    private mutating func finding(_ severity: Diagnostic.Severity, _ cursor: JSONCursor, _ message: String, hint: String, rule: String) {
+    mutating func finding(_ severity: Diagnostic.Severity, _ cursor: JSONCursor, _ message: String, hint: String, rule: String) {
         findings.append(cursor.diagnostic(severity, message, hint: hint, rule: rule))
     }
 
@@ -164,7 +164,7 @@ struct FHIRDecoder {
     }
 
     /// The one `prefix<Type>` member of an object (`answerCoding`, `valueInteger`…), checked against its type.
-    private mutating func value(_ object: JSONObjectCursor, prefix: String, in what: String, allowed: Set<FHIR.ValueType>? = nil) -> FHIR.Value? {
+    mutating func value(_ object: JSONObjectCursor, prefix: String, in what: String, allowed: Set<FHIR.ValueType>? = nil) -> FHIR.Value? {
         let found = FHIRValues.members(object, prefix: prefix)
         guard let first = found.first else {
             let expected = (allowed.map { Array($0) } ?? FHIR.ValueType.allCases).map { prefix + $0.rawValue }.sorted().joined(separator: ", ")
@@ -200,6 +200,7 @@ struct FHIRDecoder {
             guard let resource = contained.object, resource["resourceType"]?.stringValue == "ValueSet", let id = resource["id"]?.stringValue else { continue }
             valueSets["#" + id] = FHIRValueSetFiles.codes(of: resource)
         }
+        let (rootExpressions, launchContexts) = decodeRootExtensions(object)
         stu3Form = Self.stu3Form(in: object)
         if stu3Form != nil { givenLinkIds = Self.linkIds(in: object) }
         let itemCursor = object["item"]
@@ -222,7 +223,25 @@ struct FHIRDecoder {
         let identifier = object["identifier"]?.elements?.first?.object?["value"]?.stringValue
         return FHIROutline(
             file: file, engine: engine, items: items.compactMap { $0 }, topLevel: top, url: string(object, "url"), version: string(object, "version"),
-            id: string(object, "id"), location: object.location, stu3Form: stu3Form?.location, identifier: identifier)
+            id: string(object, "id"), location: object.location, stu3Form: stu3Form?.location, identifier: identifier,
+            rootExpressions: rootExpressions, launchContexts: launchContexts)
+    }
+
+    /// The Questionnaire's own SDC extensions: its variables (in scope for every item) and other expressions,
+    /// and its launch contexts.
+    private mutating func decodeRootExtensions(_ object: JSONObjectCursor) -> ([FHIR.SDCExpression], [FHIR.LaunchContext]) {
+        var expressions: [FHIR.SDCExpression] = []
+        var contexts: [FHIR.LaunchContext] = []
+        for entry in object["extension"]?.elements ?? [] {
+            guard let ext = entry.object, let url = ext["url"]?.stringValue else { continue }
+            let name = url.split(separator: "/").last.map(String.init) ?? url
+            if name == "sdc-questionnaire-launchContext" {
+                if let context = decodeLaunchContext(ext) { contexts.append(context) }
+            } else if let kind = FHIR.ExpressionKind.of(extensionName: name), let expression = decodeExpression(ext, name: name, kind: kind, owner: "the Questionnaire") {
+                expressions.append(expression)
+            }
+        }
+        return (expressions, contexts)
     }
 
     /// Every string linkId of the items, at any depth.
@@ -764,7 +783,7 @@ struct FHIRDecoder {
         var hidden = false
         var itemControl: String?
         var entryFormat: String?
-        var expressions: [FHIR.UnsupportedExpression] = []
+        var expressions: [FHIR.SDCExpression] = []
     }
 
     private mutating func decodeExtensions(_ object: JSONObjectCursor, linkId: String, type: FHIR.ItemType, hints: inout FHIR.C3PROHints) -> Extensions {
@@ -804,18 +823,10 @@ struct FHIRDecoder {
                 result.itemControl = plain?["coding"]?.arrayValue?.first?.objectValue?["code"]?.stringValue
             case "entryFormat":
                 result.entryFormat = string(ext, "valueString")
-            case "sdc-questionnaire-enableWhenExpression", "sdc-questionnaire-calculatedExpression", "sdc-questionnaire-initialExpression",
-                "sdc-questionnaire-answerExpression", "variable", "cqf-expression":
-                let kind: FHIR.Expression =
-                    switch name {
-                    case "sdc-questionnaire-enableWhenExpression": .enableWhen
-                    case "sdc-questionnaire-calculatedExpression": .calculated
-                    case "sdc-questionnaire-answerExpression": .answer
-                    case "variable": .variable
-                    default: .initial
-                    }
-                let expression = ext["valueExpression"]?.node.plain.objectValue?["expression"]?.stringValue
-                result.expressions.append(FHIR.UnsupportedExpression(kind: kind, expression: expression, location: entry.location))
+            case _ where FHIR.ExpressionKind.of(extensionName: name) != nil:
+                if let kind = FHIR.ExpressionKind.of(extensionName: name), let expression = decodeExpression(ext, name: name, kind: kind, owner: "'\(linkId)'") {
+                    result.expressions.append(expression)
+                }
             default:
                 break
             }

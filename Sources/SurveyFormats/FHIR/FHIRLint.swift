@@ -141,7 +141,7 @@ enum FHIRLint {
         var found: [Diagnostic] = []
         for item in outline.items {
             for expression in item.expressions {
-                let text = expression.expression.map { ": \($0)" } ?? ""
+                let text = expression.text.map { ": \($0)" } ?? ""
                 let (severity, effect): (Diagnostic.Severity, String) =
                     switch expression.kind {
                     case .enableWhen: (.warning, "whether '\(item.linkId)' is enabled is unknown: it is never shown and the session refuses to answer it")
@@ -149,11 +149,13 @@ enum FHIRLint {
                     case .initial: (.warning, "'\(item.linkId)' starts without its computed initial value")
                     case .answer: (.warning, "the options '\(item.linkId)' would compute are not offered")
                     case .variable: (.note, "the variable is only read by expressions, which are not evaluated")
+                    case .answerOptionsToggle: (.warning, "the options '\(item.linkId)' would toggle are always offered")
+                    case .notEvaluated: (.note, "the engines do not evaluate it as the form runs")
                     }
                 found.append(
                     finding(
                         outline, severity, expression.location,
-                        "SDC \(expression.kind.rawValue) is not evaluated yet (it needs FHIRPath)\(text); \(effect)",
+                        "SDC \(expression.extensionName) is not evaluated yet (it needs FHIRPath)\(text); \(effect)",
                         hint: "scenarios cannot cover this item until FHIRPath is supported", rule: "fhir-sdc-unsupported"))
             }
             if item.enablementIsExpression, !item.enableWhen.isEmpty, let location = item.enableWhenLocation {

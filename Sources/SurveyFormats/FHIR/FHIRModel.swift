@@ -1,3 +1,4 @@
+import FHIRPath
 import SurveyCore
 
 /// The pieces of an R4 Questionnaire that SurveyReplay simulates (docs/reference/fhir.md §A1, §A2).
@@ -135,13 +136,72 @@ public enum FHIR {
         public let location: SourceLocation
     }
 
-    /// The SDC expressions SurveyReplay does not evaluate yet (FHIRPath is a later issue).
-    public enum Expression: String, Sendable {
+    /// What an SDC expression extension computes (SDC IG "Expression extensions"; docs/fhir.md, "SDC expressions").
+    public enum ExpressionKind: String, Sendable, CaseIterable {
         case enableWhen = "enableWhenExpression"
         case calculated = "calculatedExpression"
         case initial = "initialExpression"
         case answer = "answerExpression"
-        case variable = "variable"
+        case answerOptionsToggle = "answerOptionsToggleExpression"
+        case variable
+        /// An expression neither engine evaluates while the form runs: CQL (`cqf-expression`), population and
+        /// extraction contexts, candidate and context expressions.
+        case notEvaluated
+
+        /// The extension urls' last segments.
+        static func of(extensionName name: String) -> ExpressionKind? {
+            switch name {
+            case "sdc-questionnaire-enableWhenExpression": .enableWhen
+            case "sdc-questionnaire-calculatedExpression": .calculated
+            case "sdc-questionnaire-initialExpression": .initial
+            case "sdc-questionnaire-answerExpression": .answer
+            case "sdc-questionnaire-answerOptionsToggleExpression": .answerOptionsToggle
+            case "variable": .variable
+            case "cqf-expression", "cqf-calculatedValue", "sdc-questionnaire-itemPopulationContext", "sdc-questionnaire-itemExtractionContext",
+                "sdc-questionnaire-candidateExpression", "sdc-questionnaire-contextExpression":
+                .notEvaluated
+            default: nil
+            }
+        }
+    }
+
+    /// The language of an Expression, as the engines read `Expression.language`.
+    public enum ExpressionLanguage: Sendable, Equatable {
+        case fhirPath
+        /// `application/x-fhir-query`: a search on a FHIR server, which a simulation has none of.
+        case fhirQuery
+        /// Anything else (CQL, none): neither engine evaluates it.
+        case other(String?)
+    }
+
+    /// One SDC expression extension, its FHIRPath compiled once for the reading's engine.
+    public struct SDCExpression: Sendable {
+        public let kind: ExpressionKind
+        /// The extension url's last segment, as messages name it.
+        public let extensionName: String
+        /// `Expression.name`: the variable an expression defines.
+        public let name: String?
+        public let language: ExpressionLanguage
+        public let text: String?
+        /// Where the extension is.
+        public let location: SourceLocation
+        /// Where the expression's text is, for errors inside it.
+        public let source: FHIRPathSource?
+        /// The compiled FHIRPath, or why the engine's FHIRPath cannot compile it; nil when it is no FHIRPath.
+        public let compiled: Result<FHIRPathExpression, FHIRPathError>?
+        /// answerOptionsToggleExpression: the option values it enables while true and disables while false.
+        public let toggledOptions: [Value]
+
+        /// The compiled expression, when it compiles.
+        public var program: FHIRPathExpression? { try? compiled?.get() }
+    }
+
+    /// An `sdc-questionnaire-launchContext`: a resource the host passes the form under a name (`patient`).
+    public struct LaunchContext: Sendable {
+        public let name: String
+        /// The resource types it may be (`type`, 1..*).
+        public let types: [String]
+        public let location: SourceLocation
     }
 
     /// Where an item's answer choices come from: C3-PRO reads them from a ValueSet only (§A3).
@@ -190,12 +250,6 @@ public enum FHIR {
         public let location: SourceLocation
     }
 
-    public struct UnsupportedExpression: Sendable {
-        public let kind: Expression
-        public let expression: String?
-        public let location: SourceLocation
-    }
-
     public struct Item: Sendable {
         public let linkId: String
         /// The id scenarios name the item by: its linkId, or for the second and later items sharing one
@@ -222,7 +276,8 @@ public enum FHIR {
         public let hidden: Bool
         public let itemControl: String?
         public let entryFormat: String?
-        public let expressions: [UnsupportedExpression]
+        /// Its SDC expression extensions, in the order written.
+        public let expressions: [SDCExpression]
         /// Where the choices come from, and what only the C3-PRO profile reads (§A3).
         public let c3pro: C3PROHints
         /// Index of the parent item, nil at the top level.
@@ -235,10 +290,12 @@ public enum FHIR {
         /// How the engine of this reading renders it when not as its type says (nil: as its type says).
         public internal(set) var rendering: Rendering?
 
-        /// Whether its enablement comes from an SDC enableWhenExpression, which is not evaluated.
-        public var enablementIsExpression: Bool { expressions.contains { $0.kind == .enableWhen } }
-        /// Whether its value comes from an SDC calculatedExpression, which is not evaluated.
-        public var valueIsCalculated: Bool { expressions.contains { $0.kind == .calculated } }
+        /// Its first expression of a kind.
+        public func expression(_ kind: ExpressionKind) -> SDCExpression? { expressions.first { $0.kind == kind } }
+        /// Whether an SDC enableWhenExpression decides its enablement.
+        public var enablementIsExpression: Bool { expression(.enableWhen) != nil }
+        /// Whether an SDC calculatedExpression computes its value.
+        public var valueIsCalculated: Bool { expression(.calculated) != nil }
         /// Whether a repeating group: one response item a instance (§A2, qrs-2).
         public var isRepeatingGroup: Bool { type == .group && repeats }
 

@@ -28,12 +28,19 @@ struct FHIROutline {
     let stu3Form: SourceLocation?
     /// The first `identifier.value`, which C3-PRO names its task by when there is no id.
     let identifier: String?
+    /// The Questionnaire's own SDC expressions (its variables, in scope for every item).
+    let rootExpressions: [FHIR.SDCExpression]
+    /// The resources the form asks its host for (`sdc-questionnaire-launchContext`).
+    let launchContexts: [FHIR.LaunchContext]
 
     init(
         file: String, engine: FHIREngine = .lhcForms, items: [FHIR.Item], topLevel: [Int], url: String?, version: String?, id: String?,
-        location: SourceLocation, stu3Form: SourceLocation? = nil, identifier: String? = nil
+        location: SourceLocation, stu3Form: SourceLocation? = nil, identifier: String? = nil, rootExpressions: [FHIR.SDCExpression] = [],
+        launchContexts: [FHIR.LaunchContext] = []
     ) {
         self.file = file
+        self.rootExpressions = rootExpressions
+        self.launchContexts = launchContexts
         self.engine = engine
         self.stu3Form = stu3Form
         self.identifier = identifier
@@ -126,6 +133,10 @@ public struct FHIRSurvey: Survey {
     let taskIdentifier: String
     /// Where the file first uses a form only STU3 has, when it is STU3-era (C3-PRO's input).
     let stu3Form: SourceLocation?
+    /// The Questionnaire's own SDC expressions (its variables, in scope for every item).
+    let rootExpressions: [FHIR.SDCExpression]
+    /// The resources the form asks its host for (`sdc-questionnaire-launchContext`).
+    let launchContexts: [FHIR.LaunchContext]
 
     /// The option that picks between the engines' readings of `!=` (§A1): "no answer equals" (R5,
     /// LHC-Forms; true on an unanswered source) or "any answer differs" (android-fhir; false on one).
@@ -152,6 +163,8 @@ public struct FHIRSurvey: Survey {
         itemByID = outline.itemByID
         taskIdentifier = FHIRC3PROTask.identifier(id: outline.id, identifier: outline.identifier)
         stu3Form = outline.stu3Form
+        rootExpressions = outline.rootExpressions
+        launchContexts = outline.launchContexts
         if let url = outline.url {
             canonical = url + (outline.version.map { "|" + $0 } ?? "")
         } else {
