@@ -127,7 +127,7 @@ public struct FHIRPathEnvironment: Sendable {
     }
 
     /// The URLs FHIR's FHIRPath constants stand for (FHIR R4 "FHIRPath" section 2.1.9.1.7).
-    static func constant(_ name: String) -> String? {
+    public static func constant(_ name: String) -> String? {
         switch name {
         case "ucum": "http://unitsofmeasure.org"
         case "sct": "http://snomed.info/sct"

@@ -12,7 +12,7 @@ enum FHIRLint {
         guard let outline = reading.outline else { return reading.errors + reading.findings }
         // An STU3-era file loads with an enableWhen naming no item, so its reading's errors leave it out.
         let dangling = outline.stu3Form == nil ? [] : outline.dangling
-        return reading.errors + reading.findings + outline.duplicates + dangling + conditionFindings(outline) + expressionFindings(outline)
+        return reading.errors + reading.findings + outline.duplicates + dangling + conditionFindings(outline) + FHIRExpressionLint.findings(outline)
             + cycleFindings(outline) + requiredFindings(outline) + FHIRC3PROLint.findings(outline)
     }
 
@@ -133,47 +133,6 @@ enum FHIRLint {
         if source.type == .openChoice, condition.answer.type == .string { return nil }
         if source.options.contains(where: { FHIRValues.equal($0.value, condition.answer) == true }) { return nil }
         return "\(FHIRValues.label(condition.answer)) is not an option of '\(source.linkId)'"
-    }
-
-    // MARK: SDC expressions
-
-    private static func expressionFindings(_ outline: FHIROutline) -> [Diagnostic] {
-        var found: [Diagnostic] = []
-        for item in outline.items {
-            for expression in item.expressions {
-                let text = expression.text.map { ": \($0)" } ?? ""
-                let (severity, effect): (Diagnostic.Severity, String) =
-                    switch expression.kind {
-                    case .enableWhen: (.warning, "whether '\(item.linkId)' is enabled is unknown: it is never shown and the session refuses to answer it")
-                    case .calculated: (.warning, "the value of '\(item.linkId)' is unknown: the session refuses to answer it, leaves it out of the response, and conditions that read it are unknown")
-                    case .initial: (.warning, "'\(item.linkId)' starts without its computed initial value")
-                    case .answer: (.warning, "the options '\(item.linkId)' would compute are not offered")
-                    case .variable: (.note, "the variable is only read by expressions, which are not evaluated")
-                    case .answerOptionsToggle: (.warning, "the options '\(item.linkId)' would toggle are always offered")
-                    case .notEvaluated: (.note, "the engines do not evaluate it as the form runs")
-                    }
-                found.append(
-                    finding(
-                        outline, severity, expression.location,
-                        "SDC \(expression.extensionName) is not evaluated yet (it needs FHIRPath)\(text); \(effect)",
-                        hint: "scenarios cannot cover this item until FHIRPath is supported", rule: "fhir-sdc-unsupported"))
-            }
-            if item.enablementIsExpression, !item.enableWhen.isEmpty, let location = item.enableWhenLocation {
-                found.append(
-                    finding(
-                        outline, .warning, location, "'\(item.linkId)' has both enableWhen and an enableWhenExpression, which SDC makes mutually exclusive; android-fhir uses the expression",
-                        hint: "keep one of them", rule: "fhir-enablewhen-and-expression"))
-            }
-            for condition in item.enableWhen {
-                guard let source = outline.itemByLinkId[condition.question], outline.items[source].valueIsCalculated else { continue }
-                found.append(
-                    finding(
-                        outline, .warning, condition.location,
-                        "'\(item.linkId)' reads '\(condition.question)', whose value an SDC calculatedExpression computes: its enablement is unknown to SurveyReplay",
-                        hint: "scenarios cannot enable '\(item.linkId)' until FHIRPath is supported", rule: "fhir-sdc-unsupported"))
-            }
-        }
-        return found
     }
 
     // MARK: cycles

@@ -137,6 +137,8 @@ public struct FHIRSurvey: Survey {
     let rootExpressions: [FHIR.SDCExpression]
     /// The resources the form asks its host for (`sdc-questionnaire-launchContext`).
     let launchContexts: [FHIR.LaunchContext]
+    /// Its SDC expressions, their scopes, dependencies and evaluation order, worked out once.
+    let expressionProgram: FHIRExpressionProgram
 
     /// The option that picks between the engines' readings of `!=` (§A1): "no answer equals" (R5,
     /// LHC-Forms; true on an unanswered source) or "any answer differs" (android-fhir; false on one).
@@ -165,6 +167,7 @@ public struct FHIRSurvey: Survey {
         stu3Form = outline.stu3Form
         rootExpressions = outline.rootExpressions
         launchContexts = outline.launchContexts
+        expressionProgram = FHIRExpressionProgram(outline)
         if let url = outline.url {
             canonical = url + (outline.version.map { "|" + $0 } ?? "")
         } else {
