@@ -180,15 +180,6 @@ struct FHIRSessionTests {
         #expect(session.perform(.answer("nope", "v")).outcome.kind == .doesNotFit)
     }
 
-    @Test("an item with an SDC enableWhenExpression is never shown and refuses answers, never silently enabled")
-    func expressionRefused() throws {
-        let session = try fhirSession(
-            fhirItem("a", "boolean"),
-            fhirItem("b", "string", #""extension": [{"url": "http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-enableWhenExpression", "valueExpression": {"language": "text/fhirpath", "expression": "true"}}]"#))
-        #expect(session.visibleQuestions == ["a"])
-        #expect(session.perform(.answer("b", "x")).outcome.message?.contains("SDC expression") == true)
-    }
-
     @Test("items under a question exist once per answer and follow their answer when the list changes")
     func itemsUnderAnswers() throws {
         let session = try fhirSession(fhirItem("sym", "choice", #""repeats": true, "answerOption": [{"valueString": "fever"}, {"valueString": "rash"}]"#, items: [fhirItem("days", "integer")]))

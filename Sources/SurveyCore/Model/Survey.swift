@@ -122,11 +122,17 @@ public struct SessionSettings: Sendable, Hashable {
     public var profile: String?
     /// Switches between disagreeing engines' readings of one rule, by name.
     public var options: [String: String]
+    /// What the host app hands the engine as the survey opens, by name: FHIR's launch contexts (a `patient`
+    /// resource and so on, SDC "launchContext"). Formats without such a notion ignore it.
+    public var launchContext: [String: JSONValue]
 
-    public init(today: CalendarDate = SessionSettings.defaultToday, profile: String? = nil, options: [String: String] = [:]) {
+    public init(
+        today: CalendarDate = SessionSettings.defaultToday, profile: String? = nil, options: [String: String] = [:], launchContext: [String: JSONValue] = [:]
+    ) {
         self.today = today
         self.profile = profile
         self.options = options
+        self.launchContext = launchContext
     }
 }
 

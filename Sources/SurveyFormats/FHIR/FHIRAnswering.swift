@@ -3,9 +3,10 @@ import SurveyCore
 /// What a scenario's answer means for an item (§A2 item type → value mapping): a boolean, a number, a date
 /// string, a Coding object, a Quantity object…, and a list of them for a repeating item. A choice answer
 /// must be one of the options (a Coding matched by code, and by system when given) and is stored as the
-/// option is written; an open-choice item also takes free text.
+/// option is written; an open-choice item also takes free text. `options`, when given, are the options an
+/// SDC expression computed for the instance (answerExpression, answerOptionsToggleExpression).
 extension FHIRSurvey {
-    func interpret(_ json: JSONValue, forItem index: Int) -> Result<[FHIR.Value], InputProblem> {
+    func interpret(_ json: JSONValue, forItem index: Int, options: [FHIR.Value]? = nil) -> Result<[FHIR.Value], InputProblem> {
         let item = items[index]
         let elements: [JSONValue]
         if item.repeats {
@@ -24,7 +25,7 @@ extension FHIRSurvey {
         }
         var values: [FHIR.Value] = []
         for element in elements {
-            switch value(element, forItem: index) {
+            switch value(element, forItem: index, options: options) {
             case .success(let value): values.append(value)
             case .failure(let message): return .failure(message)
             }
@@ -32,8 +33,9 @@ extension FHIRSurvey {
         return .success(values)
     }
 
-    private func value(_ json: JSONValue, forItem index: Int) -> Result<FHIR.Value, InputProblem> {
+    private func value(_ json: JSONValue, forItem index: Int, options computed: [FHIR.Value]?) -> Result<FHIR.Value, InputProblem> {
         let item = items[index]
+        let options = computed ?? item.options.map(\.value)
         if case .lhcTextBox(let written)? = item.rendering {
             // LHC-Forms renders an item it has no data type for as a text box.
             guard let text = json.stringValue, !text.isEmpty else {
@@ -48,18 +50,18 @@ extension FHIRSurvey {
             }
             return .success(FHIR.Value(type, json))
         }
-        if let option = item.options.first(where: { Self.option($0.value, matches: json) }) {
-            return .success(option.value)
+        if let option = options.first(where: { Self.option($0, matches: json) }) {
+            return .success(option)
         }
         if item.type == .openChoice, let text = json.stringValue, !text.isEmpty {
             return .success(FHIR.Value(.string, json))
         }
-        if item.options.isEmpty, FHIRValues.problem(json, as: .coding) == nil {
+        if options.isEmpty, computed == nil, FHIRValues.problem(json, as: .coding) == nil {
             // No options in the file (an external value set): any Coding is taken.
             return .success(FHIR.Value(.coding, json))
         }
-        let choices = item.options.prefix(8).map { FHIRValues.label($0.value) }.joined(separator: ", ")
-        let more = item.options.count > 8 ? ", …" : ""
+        let choices = options.prefix(8).map(FHIRValues.label).joined(separator: ", ")
+        let more = options.count > 8 ? ", …" : ""
         let free = item.type == .openChoice ? ", or free text as a string" : ""
         return .failure(InputProblem("\(CanonicalJSON.compact(json)) is not an option of '\(item.linkId)'; expected one of \(choices)\(more)\(free)"))
     }
@@ -96,7 +98,7 @@ extension FHIRSurvey {
     /// when the item does not repeat.
     func initialValues(_ index: Int) -> [FHIR.Value] {
         let item = items[index]
-        guard item.type.takesAnswers, !item.valueIsCalculated else { return [] }
+        guard item.type.takesAnswers else { return [] }
         let values = item.initial.isEmpty ? item.options.filter(\.initialSelected).map(\.value) : item.initial
         return item.repeats ? values : Array(values.prefix(1))
     }

@@ -70,11 +70,14 @@ extension FHIRDecoder {
     /// more `type` (valueCode).
     mutating func decodeLaunchContext(_ ext: JSONObjectCursor) -> FHIR.LaunchContext? {
         var name: String?
+        var system: String?
         var types: [String] = []
         for part in ext["extension"]?.elements ?? [] {
             guard let object = part.object else { continue }
             switch object["url"]?.stringValue {
-            case "name": name = name ?? object["valueCoding"]?.object?["code"]?.stringValue ?? object["valueId"]?.stringValue
+            case "name" where name == nil:
+                name = object["valueCoding"]?.object?["code"]?.stringValue ?? object["valueId"]?.stringValue
+                system = object["valueCoding"]?.object?["system"]?.stringValue
             case "type": if let type = object["valueCode"]?.stringValue { types.append(type) }
             default: break
             }
@@ -85,7 +88,7 @@ extension FHIRDecoder {
                 hint: "give it a name such as patient and the resource type", rule: Self.expressionShapeRule)
             return nil
         }
-        return FHIR.LaunchContext(name: name, types: types, location: ext.location)
+        return FHIR.LaunchContext(name: name, nameSystem: system, types: types, location: ext.location)
     }
 }
 

@@ -1,3 +1,4 @@
+import FHIRPath
 import SurveyCore
 
 /// Reads an R4 Questionnaire as one engine reads it, keeping every location. It never stops at a problem:
@@ -224,7 +225,8 @@ struct FHIRDecoder {
         return FHIROutline(
             file: file, engine: engine, items: items.compactMap { $0 }, topLevel: top, url: string(object, "url"), version: string(object, "version"),
             id: string(object, "id"), location: object.location, stu3Form: stu3Form?.location, identifier: identifier,
-            rootExpressions: rootExpressions, launchContexts: launchContexts)
+            rootExpressions: rootExpressions, launchContexts: launchContexts,
+            questionnaireTree: differsByEngine && (items.contains { !($0?.expressions.isEmpty ?? true) } || !rootExpressions.isEmpty) ? FHIRTree(json: object.cursor.node) : nil)
     }
 
     /// The Questionnaire's own SDC extensions: its variables (in scope for every item) and other expressions,
@@ -771,8 +773,23 @@ struct FHIRDecoder {
                         "an \(key) of '\(linkId)' is a valueReference, on which LHC-Forms throws \"Unable to handle data type in answerOption\" (LHNCBC/lforms@24c71875 src/fhir/R4R5-common/sdc-import.js:188-190)")
                 }
             }
-            return FHIR.AnswerOption(value: value, initialSelected: flag(option, "initialSelected") ?? false, location: entry.location)
+            var answerOption = FHIR.AnswerOption(value: value, initialSelected: flag(option, "initialSelected") ?? false, location: entry.location)
+            answerOption.score = Self.score(of: option)
+            return answerOption
         }
+    }
+
+    /// The score extension on an answerOption itself, as LHC-Forms reads it (any of the ordinalValue and
+    /// itemWeight urls, LHNCBC/lforms@24c71875 src/fhir/R4R5-common/sdc-import.js:196-203).
+    private static func score(of option: JSONObjectCursor) -> (url: String, value: Double)? {
+        for entry in option["extension"]?.elements ?? [] {
+            guard let ext = entry.object, let url = ext["url"]?.stringValue,
+                ["ordinalValue", "itemWeight", "questionnaire-ordinalValue"].contains(url.split(separator: "/").last.map(String.init) ?? ""),
+                let value = ext["valueDecimal"]?.numberValue
+            else { continue }
+            return (url, value)
+        }
+        return nil
     }
 
     private struct Extensions {

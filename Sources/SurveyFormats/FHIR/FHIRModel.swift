@@ -134,6 +134,8 @@ public enum FHIR {
         public let value: Value
         public let initialSelected: Bool
         public let location: SourceLocation
+        /// The option's score (`ordinalValue` or `itemWeight` on the option itself): its url and value.
+        public var score: (url: String, value: Double)?
     }
 
     /// What an SDC expression extension computes (SDC IG "Expression extensions"; docs/fhir.md, "SDC expressions").
@@ -199,6 +201,8 @@ public enum FHIR {
     /// An `sdc-questionnaire-launchContext`: a resource the host passes the form under a name (`patient`).
     public struct LaunchContext: Sendable {
         public let name: String
+        /// The system of the name's Coding (SDC's launchContext code system; nil for the older valueId).
+        public let nameSystem: String?
         /// The resource types it may be (`type`, 1..*).
         public let types: [String]
         public let location: SourceLocation

@@ -8,11 +8,10 @@ struct FHIRResponseInput {
     let answers: [String: [FHIR.Value]]
     let today: CalendarDate
 
-    /// The answers that count: those of enabled instances whose value is known.
+    /// The answers that count: those of enabled instances (computed values included).
     func answers(at position: Int) -> [FHIR.Value] {
-        let instance = tree.instances[position]
-        guard enablement[position] == .true, !survey.items[instance.item].valueIsCalculated else { return [] }
-        return answers[instance.id] ?? []
+        guard enablement[position] == .true else { return [] }
+        return answers[tree.instances[position].id] ?? []
     }
 
     /// The enabled required instances without an answer (a required group: without an answered
@@ -24,7 +23,7 @@ struct FHIRResponseInput {
             guard item.required, enablement[position] == .true else { continue }
             let answered =
                 item.type.takesAnswers
-                ? !answers(at: position).isEmpty || item.valueIsCalculated
+                ? !answers(at: position).isEmpty
                 : (position + 1..<instance.end).contains { !answers(at: $0).isEmpty }
             if !answered { missing.append(instance.id) }
         }

@@ -33,6 +33,8 @@ final class FHIRSession: SurveySession {
         var response: JSONValue?
         /// The instances whose answers android-fhir cleared (and cached) when its last pass found them disabled.
         var withheld: Set<String> = []
+        /// What SDC expression evaluation remembers between changes.
+        var expressions = FHIRExpressionMemory()
     }
 
     private(set) var state = State()
@@ -55,6 +57,10 @@ final class FHIRSession: SurveySession {
     private var failure: String?
     /// What the engine throws as the form opens: then every action is refused.
     private(set) var openingFailure: String?
+    /// The Questionnaire's SDC expressions, evaluated as the engine does (nil when it has none).
+    private let expressions: FHIRExpressions?
+    /// The values expressions computed as the form opened.
+    private(set) var startEvents: [TraceEvent] = []
 
     init(survey: FHIRSurvey, settings: SessionSettings, coverage: CoverageRecorder?, refusal: String? = nil) {
         self.survey = survey
@@ -64,7 +70,10 @@ final class FHIRSession: SurveySession {
         self.coverage = coverage.map { ($0, survey.layout()) }
         self.tree = FHIRInstanceTree(survey: survey, answerCount: { _ in 0 }, groupCount: { _ in 1 })
         self.itemShown = Array(repeating: false, count: survey.items.count)
+        self.expressions = FHIRExpressions(survey: survey, settings: settings)
         refresh()
+        state.expressions.opening = false
+        startEvents = computedEvents()
         openingFailure = failure.map { "\(profile.engine.name) throws as the form opens: \($0)" }
         if refusal != nil || openingFailure != nil {
             visible = []
@@ -98,6 +107,7 @@ final class FHIRSession: SurveySession {
         if action == .submit, outcome == .ok, let response = state.response {
             events.append(TraceEvent("submitted", detail: ["status": response.objectValue?["status"] ?? .null]))
         }
+        events += computedEvents()
         if wasSettled, !settled {
             events.append(TraceEvent("enablement_unsettled", detail: ["items": .array(unsettledItems().map(JSONValue.string))]))
         }
@@ -152,6 +162,16 @@ final class FHIRSession: SurveySession {
         return actions
     }
 
+    /// `computed {id: answer}`: the answers SDC expressions changed since the last report, as stored (null:
+    /// none), so a trace shows computed values as they change.
+    private func computedEvents() -> [TraceEvent] {
+        guard !state.expressions.computed.isEmpty else { return [] }
+        defer { state.expressions.computed = [] }
+        var detail: [String: JSONValue] = [:]
+        for id in state.expressions.computed { detail[id] = answer(for: id) ?? .null }
+        return [TraceEvent("computed", detail: .object(detail))]
+    }
+
     // MARK: actions
 
     private func apply(_ action: Action) -> Outcome {
@@ -165,7 +185,7 @@ final class FHIRSession: SurveySession {
             if let refusal = answeringRefusal(position) { return .rejected(refusal) }
             let item = tree.instances[position].item
             let values: [FHIR.Value]
-            switch survey.interpret(json, forItem: item) {
+            switch survey.interpret(json, forItem: item, options: state.expressions.options[id]) {
             case .success(let interpreted): values = interpreted
             case .failure(let problem): return .rejected(problem.message)
             }
@@ -292,9 +312,6 @@ final class FHIRSession: SurveySession {
         let instance = tree.instances[position]
         let item = survey.items[instance.item]
         if !item.type.takesAnswers { return "'\(instance.id)' is \(item.type.withArticle) item, which takes no answers" }
-        if item.valueIsCalculated {
-            return "'\(instance.id)' is calculated by an SDC calculatedExpression, which SurveyReplay does not evaluate yet"
-        }
         if item.readOnly { return "'\(instance.id)' is read-only" }
         return nil
     }
@@ -434,6 +451,7 @@ final class FHIRSession: SurveySession {
         state.groupCounts = counts
         state.initialized = Set(state.initialized.compactMap(rename))
         state.withheld = Set(state.withheld.compactMap(rename))
+        state.expressions.rename(rename)
         state.focus = state.focus.flatMap(rename)
     }
 
@@ -441,28 +459,9 @@ final class FHIRSession: SurveySession {
 
     /// Rebuilds the instances (giving new ones their initial values), enablement and the visible list.
     private func refresh() {
-        // Initial values of a question can create the items under it, which can have initial values in turn:
-        // at most one round per level of nesting.
-        for _ in 0...survey.items.count {
-            tree = FHIRInstanceTree(
-                survey: survey, answerCount: { [state] in state.answers[$0]?.count ?? 0 }, groupCount: { [state] in state.groupCounts[$0] ?? 1 })
-            var grew = false
-            for instance in tree.instances where !state.initialized.contains(instance.id) {
-                state.initialized.insert(instance.id)
-                let values = survey.initialValues(instance.item)
-                if !values.isEmpty, state.answers[instance.id] == nil {
-                    state.answers[instance.id] = values
-                    recordAnswer(values, item: instance.item)
-                    grew = grew || !survey.items[instance.item].children.isEmpty
-                }
-            }
-            if !grew { break }
-        }
+        buildInstances()
         failure = nil
-        switch profile.engine {
-        case .lhcForms: settled = evaluateEnablement()
-        case .androidFHIR: settled = evaluateAndroidPass()
-        }
+        settled = evaluateEnablementAndExpressions()
         var shown = [Bool](repeating: false, count: tree.instances.count)
         var list: [Int] = []
         var hash: UInt64 = 0
@@ -489,6 +488,59 @@ final class FHIRSession: SurveySession {
             recordDecisions(coverage.recorder, coverage.layout)
         }
         itemShown = itemNowShown
+    }
+
+    /// The instances, giving new ones their initial values.
+    private func buildInstances() {
+        // Initial values of a question can create the items under it, which can have initial values in turn:
+        // at most one round per level of nesting.
+        for _ in 0...survey.items.count {
+            tree = FHIRInstanceTree(
+                survey: survey, answerCount: { [state] in state.answers[$0]?.count ?? 0 }, groupCount: { [state] in state.groupCounts[$0] ?? 1 })
+            var grew = false
+            for instance in tree.instances where !state.initialized.contains(instance.id) {
+                state.initialized.insert(instance.id)
+                let values = survey.initialValues(instance.item)
+                if !values.isEmpty, state.answers[instance.id] == nil {
+                    state.answers[instance.id] = values
+                    recordAnswer(values, item: instance.item)
+                    grew = grew || !survey.items[instance.item].children.isEmpty
+                }
+            }
+            if !grew { break }
+        }
+    }
+
+    /// Enablement and, with SDC expressions, the values and enablement they compute, as the engine works them
+    /// out (`FHIRExpressions`): android-fhir evaluates its expressions once per change, then makes its pass;
+    /// LHC-Forms alternates its skip logic and its expression run until neither changes anything. Whether a
+    /// fixpoint was reached.
+    private func evaluateEnablementAndExpressions() -> Bool {
+        guard let expressions else { return profile.engine == .lhcForms ? evaluateEnablement() : evaluateAndroidPass() }
+        func run() -> FHIRExpressionPass {
+            var (memory, answers) = (state.expressions, state.answers)
+            defer { (state.expressions, state.answers) = (memory, answers) }
+            return expressions.run(&memory, tree: tree, enablement: enablement, answers: &answers, withheld: state.withheld)
+        }
+        if profile.engine == .androidFHIR {
+            let pass = run()
+            if pass.answersChanged { buildInstances() }
+            let settled = evaluateAndroidPass()
+            if let reason = pass.failure { failure = reason }
+            return settled
+        }
+        for _ in 0..<(survey.expressionProgram.nodes.count + survey.conditionalCount + 2) {
+            let settled = evaluateEnablement()
+            guard failure == nil else { return true }
+            let pass = run()
+            if let reason = pass.failure {
+                failure = reason
+                return true
+            }
+            guard pass.answersChanged || pass.enablementChanged else { return settled }
+            if pass.answersChanged { buildInstances() }
+        }
+        return false
     }
 
     /// LHC-Forms: enablement of every instance, in document order, repeated until nothing changes (its
@@ -556,7 +608,7 @@ final class FHIRSession: SurveySession {
         let instance = tree.instances[position]
         if let parent = instance.parent, enablement[parent] != .true { return .truth(enablement[parent]) }
         let item = survey.items[instance.item]
-        if item.enablementIsExpression { return .truth(.unknown) }
+        if let expressions, let enabled = expressions.enables(instance.id, of: item, state.expressions) { return .truth(FHIRTruth(enabled)) }
         guard !item.enableWhen.isEmpty else { return .truth(.true) }
         return profile.combine(item) { evaluate(item.enableWhen[$0], for: position).value }
     }
@@ -579,7 +631,7 @@ final class FHIRSession: SurveySession {
     /// android-fhir reads the response item, whose answers are gone once a pass cleared them.
     private func seenAnswers(_ source: Int) -> [FHIR.Value]? {
         let instance = tree.instances[source]
-        if enablement[source] == .unknown || survey.items[instance.item].valueIsCalculated { return nil }
+        if enablement[source] == .unknown { return nil }
         switch profile.engine {
         case .lhcForms: return enablement[source] == .true ? state.answers[instance.id] ?? [] : []
         case .androidFHIR: return state.withheld.contains(instance.id) ? [] : state.answers[instance.id] ?? []
@@ -666,6 +718,7 @@ final class FHIRSession: SurveySession {
     /// The session's invariant, for walks: what is shown is enabled, and under LHC-Forms enablement worked out
     /// afresh is the session's (android-fhir's single pass is not a fixpoint, so a fresh pass may differ).
     func invariantViolation() -> String? {
+        guard refusal == nil, openingFailure == nil else { return nil }
         for position in visible where enablement[position] != .true {
             return "'\(tree.instances[position].id)' is shown though it is not enabled"
         }

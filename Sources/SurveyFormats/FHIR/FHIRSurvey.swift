@@ -1,3 +1,4 @@
+import FHIRPath
 import SurveyCore
 
 /// A Questionnaire as one engine reads it, with what is worked out before it can run: the linkId and id
@@ -32,15 +33,18 @@ struct FHIROutline {
     let rootExpressions: [FHIR.SDCExpression]
     /// The resources the form asks its host for (`sdc-questionnaire-launchContext`).
     let launchContexts: [FHIR.LaunchContext]
+    /// The Questionnaire as FHIRPath navigates it (`%questionnaire`), when it has SDC expressions.
+    let questionnaireTree: FHIRTree?
 
     init(
         file: String, engine: FHIREngine = .lhcForms, items: [FHIR.Item], topLevel: [Int], url: String?, version: String?, id: String?,
         location: SourceLocation, stu3Form: SourceLocation? = nil, identifier: String? = nil, rootExpressions: [FHIR.SDCExpression] = [],
-        launchContexts: [FHIR.LaunchContext] = []
+        launchContexts: [FHIR.LaunchContext] = [], questionnaireTree: FHIRTree? = nil
     ) {
         self.file = file
         self.rootExpressions = rootExpressions
         self.launchContexts = launchContexts
+        self.questionnaireTree = questionnaireTree
         self.engine = engine
         self.stu3Form = stu3Form
         self.identifier = identifier
@@ -139,6 +143,8 @@ public struct FHIRSurvey: Survey {
     let launchContexts: [FHIR.LaunchContext]
     /// Its SDC expressions, their scopes, dependencies and evaluation order, worked out once.
     let expressionProgram: FHIRExpressionProgram
+    /// The Questionnaire as FHIRPath navigates it (`%questionnaire`), when it has SDC expressions.
+    let questionnaireTree: FHIRTree?
 
     /// The option that picks between the engines' readings of `!=` (§A1): "no answer equals" (R5,
     /// LHC-Forms; true on an unanswered source) or "any answer differs" (android-fhir; false on one).
@@ -168,6 +174,7 @@ public struct FHIRSurvey: Survey {
         rootExpressions = outline.rootExpressions
         launchContexts = outline.launchContexts
         expressionProgram = FHIRExpressionProgram(outline)
+        questionnaireTree = outline.questionnaireTree
         if let url = outline.url {
             canonical = url + (outline.version.map { "|" + $0 } ?? "")
         } else {

@@ -8,7 +8,7 @@ extension FHIRSurvey {
     public func candidateValues(for question: String, settings: SessionSettings) -> [JSONValue] {
         guard let index = definition(of: question) else { return [] }
         let item = items[index]
-        guard item.type.takesAnswers, !item.valueIsCalculated, !item.readOnly else { return [] }
+        guard item.type.takesAnswers, !item.readOnly else { return [] }
         var singles: [JSONValue] = item.options.map(\.value.json)
         let literals = conditionsReading[index].filter { $0.op != .exists }.map(\.answer)
         switch item.type {

@@ -1,0 +1,605 @@
+import FHIRPath
+import SurveyCore
+
+/// What SDC expression evaluation remembers between changes. It lives in the session's state, so an action
+/// the engine fails on undoes it with the rest.
+struct FHIRExpressionMemory: Sendable {
+    /// Each instance's enableWhenExpression outcome, by instance id (absent: not evaluated yet).
+    var enabled: [String: Bool] = [:]
+    /// The values each calculated instance was last given, by instance id.
+    var calculated: [String: [FHIR.Value]] = [:]
+    /// Calculated instances the respondent changed: no longer calculated.
+    var overridden: Set<String> = []
+    /// The answer options an answerExpression (or android-fhir's answerOptionsToggleExpression) offers now,
+    /// by instance id.
+    var options: [String: [FHIR.Value]] = [:]
+    /// The answers as the last pass read them in the response, by instance id: what changed since is what
+    /// a pass re-evaluates.
+    var seen: [String: [FHIR.Value]] = [:]
+    /// Whether a pass has run (the first evaluates everything).
+    var started = false
+    /// The instances whose answers expressions changed since the session last reported them, in order.
+    var computed: [String] = []
+    /// How many expressions were evaluated (an instance's, or a variable's), for tests that count work.
+    var evaluations = 0
+    /// Whether the form is still opening: LHC-Forms runs initialExpressions in every round of its first run.
+    var opening = true
+
+    /// Renames instance ids (a repeating group's instances renumbered), dropping those `rename` drops.
+    mutating func rename(_ rename: (String) -> String?) {
+        func moved<Value>(_ map: [String: Value]) -> [String: Value] {
+            var result: [String: Value] = [:]
+            for (id, value) in map { if let new = rename(id) { result[new] = value } }
+            return result
+        }
+        enabled = moved(enabled)
+        calculated = moved(calculated)
+        options = moved(options)
+        seen = moved(seen)
+        overridden = Set(overridden.compactMap(rename))
+    }
+}
+
+/// What one pass of the expressions changed, or what the engine threw.
+struct FHIRExpressionPass {
+    var answersChanged = false
+    var enablementChanged = false
+    var failure: String?
+}
+
+/// The SDC expressions of a session: the environment every evaluation starts from (`%questionnaire`, the
+/// launch contexts the form declares and the host gave, the clock) and the passes that evaluate them, each as
+/// the session's engine does (docs/fhir.md, "SDC expressions"). A pass re-evaluates only the expressions
+/// that read an answer that changed since the last one (and what reads their variables or values), in the
+/// program's order, so what an expression reads is computed before it.
+///
+/// The session's interface: `run` (answers in, computed answers and enablement out), `enables` (the
+/// enablement of an item with an enableWhenExpression), `options` (computed answer options).
+struct FHIRExpressions: Sendable {
+    let survey: FHIRSurvey
+    let engine: FHIREngine
+    private var program: FHIRExpressionProgram { survey.expressionProgram }
+    /// `%questionnaire` and the launch contexts bound, by name.
+    private let constants: [String: FHIRPathCollection]
+    private let clock: FHIRPathClock
+    /// Each item's node in the Questionnaire tree, for `%qitem`.
+    private let questionnaireItems: [FHIRNode]
+    /// What the engine throws on before any expression runs (android-fhir's launch context checks).
+    private let openingProblem: String?
+    private let today: CalendarDate
+
+    /// Nil for a Questionnaire without expressions to evaluate.
+    init?(survey: FHIRSurvey, settings: SessionSettings) {
+        guard !survey.expressionProgram.isEmpty, let questionnaire = survey.questionnaireTree else { return nil }
+        self.survey = survey
+        engine = survey.engine
+        today = settings.today
+        clock = FHIRPathClock(scenario: ScenarioClock(today: settings.today))
+        var items: [FHIRNode] = []
+        func visit(_ node: FHIRNode) {
+            for child in node.children(named: "item") {
+                items.append(child)
+                visit(child)
+            }
+        }
+        visit(questionnaire.root)
+        questionnaireItems = items
+        var constants: [String: FHIRPathCollection] = ["questionnaire": [.node(questionnaire.root)]]
+        var problem: String?
+        for context in survey.launchContexts {
+            guard let resource = settings.launchContext[context.name] else { continue }
+            let type = resource.objectValue?["resourceType"]?.stringValue ?? ""
+            switch engine {
+            case .lhcForms:
+                // Bound only when its type is one the launch context and SDC's name allow
+                // (`loadLaunchContext`'s addIfValid, LHNCBC/lforms@24c71875 src/fhir/common/sdc-common.js:331-360).
+                let allowed: [String: Set<String>] = [
+                    "patient": ["Patient"], "encounter": ["Encounter"], "location": ["Location"], "study": ["ResearchStudy"],
+                    "user": ["Device", "PractitionerRole", "Practitioner", "RelatedPerson", "Organization", "Patient"],
+                ]
+                guard allowed[context.name].map({ $0.contains(type) }) ?? true, context.types.contains(type) else { continue }
+            case .androidFHIR:
+                // Every launchContext must name SDC's code system, or the view model throws as it starts
+                // (validateLaunchContextExtension, google/android-fhir@28a50345
+                // datacapture/src/main/java/com/google/android/fhir/datacapture/extensions/MoreQuestionnaires.kt:80-105).
+                if problem == nil, let invalid = survey.launchContexts.first(where: { $0.nameSystem != "http://hl7.org/fhir/uv/sdc/CodeSystem/launchContext" }) {
+                    problem = "IllegalStateException: \"The extension:name and/or extension:type do not follow the format specified in …sdc-questionnaire-launchContext\": the launchContext '\(invalid.name)' (\(survey.file):\(invalid.location.position)) does not name http://hl7.org/fhir/uv/sdc/CodeSystem/launchContext (google/android-fhir@28a50345 datacapture/src/main/java/com/google/android/fhir/datacapture/extensions/MoreQuestionnaires.kt:80-105)"
+                }
+            }
+            constants[context.name] = [.node(FHIRTree(json: resource).root)]
+        }
+        self.constants = constants
+        openingProblem = problem
+    }
+
+    /// The enablement an item's enableWhenExpression gives an instance, as the engine combines it with its
+    /// enableWhen: nil to read the enableWhen alone. LHC-Forms enables an item while the expression is not
+    /// false and its enableWhen holds (`targetEnabled`, LHNCBC/lforms@24c71875 src/lib/lforms/internal-utils.js:479-482),
+    /// so an expression not yet evaluated enables; android-fhir reads the expression and ignores enableWhen
+    /// (google/android-fhir@28a50345 …/enablement/EnablementEvaluator.kt:142-151).
+    func enables(_ id: String, of item: FHIR.Item, _ memory: FHIRExpressionMemory) -> Bool? {
+        guard item.enablementIsExpression else { return nil }
+        let value = memory.enabled[id] ?? true
+        if engine == .lhcForms, value, !item.enableWhen.isEmpty { return nil }
+        return value
+    }
+
+    // MARK: passes
+
+    /// Evaluates what changed since the last pass. `answers` are the session's (computed values are written
+    /// into them); `withheld` those android-fhir cleared.
+    func run(_ memory: inout FHIRExpressionMemory, tree: FHIRInstanceTree, enablement: [FHIRTruth], answers: inout [String: [FHIR.Value]], withheld: Set<String>)
+        -> FHIRExpressionPass
+    {
+        var evaluation = Evaluation(tree: tree, enablement: enablement, answers: answers, withheld: withheld)
+        var pass = FHIRExpressionPass()
+        if !memory.started, let openingProblem {
+            pass.failure = openingProblem
+            return pass
+        }
+        switch engine {
+        case .lhcForms: runLHCForms(&memory, &evaluation, &pass)
+        case .androidFHIR: runAndroid(&memory, &evaluation, &pass)
+        }
+        memory.started = true
+        memory.evaluations += evaluation.evaluations
+        for id in evaluation.written where !memory.computed.contains(id) { memory.computed.append(id) }
+        answers = evaluation.answers
+        return pass
+    }
+
+    /// The items whose answers, as the response shows them, changed since the last pass (all on the first).
+    private func changedItems(_ memory: inout FHIRExpressionMemory, _ evaluation: inout Evaluation) -> Set<Int>? {
+        let now = evaluation.responseAnswers(survey, engine: engine)
+        defer { memory.seen = now }
+        guard memory.started else { return nil }
+        var changed: Set<Int> = []
+        for id in Set(now.keys).union(memory.seen.keys) where now[id] != memory.seen[id] {
+            if let position = evaluation.tree.indexByID[id] { changed.insert(evaluation.tree.instances[position].item) }
+        }
+        return changed
+    }
+
+    /// The nodes to evaluate: those reading a changed item, and what uses their values.
+    private func selection(_ changed: Set<Int>?) -> [Bool] {
+        guard let changed else { return Array(repeating: true, count: program.nodes.count) }
+        var selected = Array(repeating: false, count: program.nodes.count)
+        if !changed.isEmpty { for node in program.readersOfAnyAnswer { select(node, &selected) } }
+        for item in changed { for node in program.readersOfItem[item] { select(node, &selected) } }
+        return selected
+    }
+
+    private func select(_ node: Int, _ selected: inout [Bool]) {
+        guard !selected[node] else { return }
+        selected[node] = true
+        for user in program.usersOfVariable[node] ?? [] { select(user, &selected) }
+    }
+
+    /// LHC-Forms: after every change its expression run evaluates the form's expressions over a
+    /// QuestionnaireResponse of the enabled items, again until nothing changes (`_asyncRunCalculations`,
+    /// LHNCBC/lforms@24c71875 src/fhir/expression-processor.js:159-177), then its skip logic
+    /// (lhc-form-data.ts:613-621); initialExpressions only in that first run (:81-93, 289-291). Here: the
+    /// expressions reading what changed, in dependency order; the session repeats enablement and passes
+    /// until neither changes anything.
+    private func runLHCForms(_ memory: inout FHIRExpressionMemory, _ evaluation: inout Evaluation, _ pass: inout FHIRExpressionPass) {
+        var selected = selection(changedItems(&memory, &evaluation))
+        for index in program.order where selected[index] {
+            let node = program.nodes[index]
+            guard let item = node.item else { continue }
+            let definition = survey.items[item]
+            for position in evaluation.tree.instancesOfItem[item] {
+                let id = evaluation.tree.instances[position].id
+                switch node.expression.kind {
+                case .variable, .notEvaluated, .answerOptionsToggle:
+                    continue
+                case .enableWhen:
+                    switch evaluate(index, at: position, &evaluation) {
+                    case .success(let result):
+                        let value = FHIRExpressionValues.enables(result, engine: engine)
+                        if memory.enabled[id] != value {
+                            memory.enabled[id] = value
+                            pass.enablementChanged = true
+                        }
+                    case .failure(let error):
+                        // The undefined result is indexed (`newVal[0]`): a TypeError ends the expression run.
+                        pass.failure = "TypeError: Cannot read properties of undefined (reading '0'): the enableWhenExpression of '\(id)' fails (\(describe(error, index))) and LHC-Forms reads its first item (LHNCBC/lforms@24c71875 src/fhir/expression-processor.js:538-541)"
+                        return
+                    }
+                case .calculated:
+                    if memory.overridden.contains(id) { continue }
+                    // A value other than the one last calculated is the respondent's: calculation stops
+                    // (`_userModifiedCalculatedValue`, expression-processor.js:300-316).
+                    if let last = memory.calculated[id], (evaluation.answers[id] ?? []) != last {
+                        memory.overridden.insert(id)
+                        continue
+                    }
+                    // A failing expression leaves the value as it is (`_setItemValueFromFHIRPath`, :868-875).
+                    guard case .success(let result) = evaluate(index, at: position, &evaluation) else { continue }
+                    let values = FHIRExpressionValues.answers(result, for: definition)
+                    memory.calculated[id] = values
+                    if store(values, id, &evaluation) { changed(item, &pass, &selected) }
+                case .initial:
+                    guard memory.opening, case .success(let result) = evaluate(index, at: position, &evaluation) else { continue }
+                    if store(FHIRExpressionValues.answers(result, for: definition), id, &evaluation) { changed(item, &pass, &selected) }
+                case .answer:
+                    // A failure gives no list (`_setItemListFromFHIRPath` with undefined, :764-855).
+                    let options = (try? evaluate(index, at: position, &evaluation).get()).map(FHIRExpressionValues.options) ?? []
+                    if setOptions(options, id, &memory, &evaluation, keepAnswers: false) { changed(item, &pass, &selected) }
+                }
+            }
+        }
+    }
+
+    /// android-fhir: a form's calculated values are worked out once as it opens, item by item in document
+    /// order (`initializeCalculatedExpressions`, google/android-fhir@28a50345
+    /// datacapture/src/main/java/com/google/android/fhir/datacapture/QuestionnaireViewModel.kt:611-621, after
+    /// its two-item cycle check, ExpressionEvaluator.kt:127-142); after each change, every calculated item
+    /// whose expression names the changed item (`linkId='…'`) or any `%name` is evaluated against the
+    /// response as it is, all before any is written (`evaluateAllAffectedCalculatedExpressions`,
+    /// ExpressionEvaluator.kt:191-216; QuestionnaireViewModel.kt:635-662), so a value computed from another
+    /// calculated value lags one change behind. initialExpressions are population (ResourceMapper.kt:254-330):
+    /// once, from the launch contexts only. enableWhenExpressions and answer options are evaluated in every
+    /// pass over the items.
+    private func runAndroid(_ memory: inout FHIRExpressionMemory, _ evaluation: inout Evaluation, _ pass: inout FHIRExpressionPass) {
+        let changed = changedItems(&memory, &evaluation)
+        if changed == nil {
+            if let failure = androidCycle() ?? populate(&evaluation) {
+                pass.failure = failure
+                return
+            }
+            for (item, index) in program.calculatedOfItem.sorted(by: { $0.key < $1.key }) {
+                for position in evaluation.tree.instancesOfItem[item] {
+                    let id = evaluation.tree.instances[position].id
+                    switch evaluate(index, at: position, &evaluation) {
+                    case .success(let result):
+                        let values = FHIRExpressionValues.answers(result, for: survey.items[item], matchOptions: false)
+                        guard !values.isEmpty else { continue }
+                        memory.calculated[id] = values
+                        if store(values, id, &evaluation) { pass.answersChanged = true }
+                    case .failure(let error):
+                        pass.failure = androidFailure(error, index, id)
+                        return
+                    }
+                }
+            }
+        } else if let changed, !changed.isEmpty {
+            let linkIds = changed.map { survey.items[$0].linkId }
+            var updates: [(id: String, values: [FHIR.Value])] = []
+            for (item, index) in program.calculatedOfItem.sorted(by: { $0.key < $1.key }) where Self.androidAffected(program.nodes[index].expression.text ?? "", by: linkIds) {
+                for position in evaluation.tree.instancesOfItem[item] {
+                    let id = evaluation.tree.instances[position].id
+                    if memory.overridden.contains(id) { continue }
+                    if let last = memory.calculated[id], (evaluation.answers[id] ?? []) != last {
+                        memory.overridden.insert(id)
+                        continue
+                    }
+                    switch evaluate(index, at: nil, &evaluation) {
+                    case .success(let result): updates.append((id, FHIRExpressionValues.answers(result, for: survey.items[item], matchOptions: false)))
+                    case .failure(let error):
+                        pass.failure = androidFailure(error, index, id)
+                        return
+                    }
+                }
+            }
+            for (id, values) in updates {
+                memory.calculated[id] = values
+                if store(values, id, &evaluation) { pass.answersChanged = true }
+            }
+        }
+        for (item, index) in program.enableWhenOfItem.sorted(by: { $0.key < $1.key }) {
+            for position in evaluation.tree.instancesOfItem[item] {
+                let id = evaluation.tree.instances[position].id
+                switch evaluate(index, at: position, &evaluation) {
+                case .success(let result):
+                    let value = FHIRExpressionValues.enables(result, engine: engine)
+                    if memory.enabled[id] != value {
+                        memory.enabled[id] = value
+                        pass.enablementChanged = true
+                    }
+                case .failure(let error):
+                    pass.failure = androidFailure(error, index, id)
+                    return
+                }
+            }
+        }
+        if let failure = androidOptions(&memory, &evaluation, &pass) { pass.failure = failure }
+        memory.seen = evaluation.responseAnswers(survey, engine: engine)
+    }
+
+    /// android-fhir's answer options: an answerExpression's result when the item has no answerOption nor
+    /// answerValueSet, narrowed by its answerOptionsToggleExpressions; answers no longer allowed by a toggle
+    /// are removed (EnabledAnswerOptionsEvaluator.kt:93-124, 138-152, 231-270; QuestionnaireViewModel.kt:921-932).
+    private func androidOptions(_ memory: inout FHIRExpressionMemory, _ evaluation: inout Evaluation, _ pass: inout FHIRExpressionPass) -> String? {
+        for (item, definition) in survey.items.enumerated() {
+            let answerNode = definition.options.isEmpty && definition.externalValueSet == nil ? program.nodes.firstIndex { $0.item == item && $0.expression.kind == .answer } : nil
+            let toggles = definition.expressions.filter { $0.kind == .answerOptionsToggle }
+            guard answerNode != nil || !toggles.isEmpty else { continue }
+            for position in evaluation.tree.instancesOfItem[item] {
+                let id = evaluation.tree.instances[position].id
+                var options = definition.options.map(\.value)
+                if let answerNode {
+                    switch evaluate(answerNode, at: position, &evaluation) {
+                    case .success(let result): options = FHIRExpressionValues.options(result)
+                    case .failure(let error): return androidFailure(error, answerNode, id)
+                    }
+                }
+                var allowed: [FHIR.Value] = []
+                var disallowed: [FHIR.Value] = []
+                for toggle in toggles {
+                    guard let index = program.nodes.firstIndex(where: { $0.item == item && $0.expression.location == toggle.location }) else { continue }
+                    switch evaluate(index, at: position, &evaluation) {
+                    case .success(let result):
+                        if FHIRExpressionValues.enables(result, engine: .androidFHIR) { allowed += toggle.toggledOptions } else { disallowed += toggle.toggledOptions }
+                    case .failure(let error): return androidFailure(error, index, id)
+                    }
+                }
+                let removed = disallowed.filter { value in !allowed.contains { FHIRValues.equal($0, value, engine: .androidFHIR) == true } }
+                options.removeAll { option in removed.contains { FHIRValues.equal(option, $0, engine: .androidFHIR) == true } }
+                if setOptions(options, id, &memory, &evaluation, keepAnswers: toggles.isEmpty) { pass.answersChanged = true }
+            }
+        }
+        return nil
+    }
+
+    /// Whether android-fhir re-evaluates a calculatedExpression after a change of these items: its text, with
+    /// spaces removed, has `linkId='…'` of one of them, or any `%name` (`isReferencedBy`,
+    /// MoreQuestionnaireItemComponents.kt:735-744; `findDependentVariables`, ExpressionEvaluator.kt:104, 417-418).
+    static func androidAffected(_ text: String, by linkIds: [String]) -> Bool {
+        let compact = text.replacingOccurrences(of: " ", with: "")
+        if linkIds.contains(where: { compact.contains("linkId='\($0)'") }) { return true }
+        var previous: Character?
+        for character in text {
+            if previous == "%", character.isASCII, character.isLetter || character.isNumber || character == "-" { return true }
+            previous = character
+        }
+        return false
+    }
+
+    /// android-fhir refuses two calculated items whose expressions name each other's linkId (an item naming
+    /// its own counts: the check pairs every item with every item, itself included), as the form opens.
+    private func androidCycle() -> String? {
+        let calculated = survey.items.filter(\.valueIsCalculated)
+        for current in calculated {
+            for dependent in calculated where references(dependent, current) && references(current, dependent) {
+                return "IllegalStateException: \"\(current.linkId) and \(dependent.linkId) have cyclic dependency in expression based extension\" (google/android-fhir@28a50345 datacapture/src/main/java/com/google/android/fhir/datacapture/fhirpath/ExpressionEvaluator.kt:127-142)"
+            }
+        }
+        return nil
+    }
+
+    /// Whether any expression of `item` names `target`'s linkId (`isReferencedBy`).
+    private func references(_ item: FHIR.Item, _ target: FHIR.Item) -> Bool {
+        item.expressions.contains { ($0.text ?? "").replacingOccurrences(of: " ", with: "").contains("linkId='\(target.linkId)'") }
+    }
+
+    /// android-fhir's population: each initialExpression evaluated against the launch contexts alone (no
+    /// response, so `%resource` throws, no variables, no `%questionnaire`), the first value unless the item
+    /// repeats, options by system and code; an item with both initial and initialExpression, or a group or
+    /// display item with either, makes it throw (ResourceMapper.kt:254-330).
+    private func populate(_ evaluation: inout Evaluation) -> String? {
+        for (item, definition) in survey.items.enumerated() {
+            guard let index = program.nodes.firstIndex(where: { $0.item == item && $0.expression.kind == .initial }) else { continue }
+            if !definition.initial.isEmpty || !definition.type.takesAnswers {
+                return "IllegalStateException: '\(definition.linkId)' has \(definition.type.takesAnswers ? "both initial.value and initialExpression" : "an initialExpression on a \(definition.type.rawValue) item"), which population refuses (google/android-fhir@28a50345 datacapture/src/main/java/com/google/android/fhir/datacapture/mapping/ResourceMapper.kt:259-270)"
+            }
+            switch evaluate(index, at: nil, &evaluation, population: true) {
+            case .success(let result):
+                let values = FHIRExpressionValues.answers(result, for: definition)
+                guard !values.isEmpty else { continue }
+                for position in evaluation.tree.instancesOfItem[item] { _ = store(values, evaluation.tree.instances[position].id, &evaluation) }
+            case .failure(let error):
+                return "\(describe(error, index)): population throws (google/android-fhir@28a50345 datacapture/src/main/java/com/google/android/fhir/datacapture/mapping/ResourceMapper.kt:272-280)"
+            }
+        }
+        return nil
+    }
+
+    private func androidFailure(_ error: FHIRPathError, _ index: Int, _ id: String) -> String {
+        "FHIRException: \(describe(error, index)) for '\(id)'; the view model does not catch it (google/android-fhir@28a50345 datacapture/src/main/java/com/google/android/fhir/datacapture/fhirpath/ExpressionEvaluator.kt:152-164)"
+    }
+
+    private func describe(_ error: FHIRPathError, _ index: Int) -> String {
+        let expression = program.nodes[index].expression
+        let place = expression.source.map { "\(survey.file):\($0.position(ofExpressionOffset: error.range?.lowerBound ?? 0))" } ?? survey.file
+        return "FHIRPath \(error.kind.rawValue) error at \(place): \(error.message)"
+    }
+
+    // MARK: writing
+
+    /// Stores computed answers; whether they differ from the stored ones.
+    private func store(_ values: [FHIR.Value], _ id: String, _ evaluation: inout Evaluation) -> Bool {
+        guard (evaluation.answers[id] ?? []) != values else { return false }
+        evaluation.answers[id] = values.isEmpty ? nil : values
+        evaluation.response = nil
+        evaluation.written.append(id)
+        return true
+    }
+
+    /// Sets an instance's computed options; LHC-Forms (and a toggle under android-fhir) drops the answers no
+    /// longer among them. Whether the answers changed.
+    private func setOptions(_ options: [FHIR.Value], _ id: String, _ memory: inout FHIRExpressionMemory, _ evaluation: inout Evaluation, keepAnswers: Bool) -> Bool {
+        guard memory.options[id] != options else { return false }
+        memory.options[id] = options
+        guard !keepAnswers, let answers = evaluation.answers[id] else { return false }
+        let kept = answers.filter { answer in options.contains { FHIRValues.equal($0, answer, engine: engine) == true } }
+        return store(kept, id, &evaluation)
+    }
+
+    private func changed(_ item: Int, _ pass: inout FHIRExpressionPass, _ selected: inout [Bool]) {
+        pass.answersChanged = true
+        for node in program.readersOfItem[item] { select(node, &selected) }
+    }
+
+    // MARK: evaluating
+
+    /// One expression for one instance (nil: on the Questionnaire, or without a context): `%resource` the
+    /// response as the engine builds it now, `%context` the instance's item in it, `%qitem` its
+    /// Questionnaire item, its variables by SDC's scoping. An unresolved `%name` throws in LHC-Forms'
+    /// fhirpath.js and is empty in android-fhir (FHIRPathEngineHostServices.kt:28-33). A `population`
+    /// evaluation (android-fhir's initialExpression) sees only the launch contexts.
+    private func evaluate(_ index: Int, at position: Int?, _ evaluation: inout Evaluation, population: Bool = false) -> Result<FHIRPathCollection, FHIRPathError> {
+        let node = program.nodes[index]
+        guard let compiled = node.expression.compiled else { return .success([]) }
+        evaluation.evaluations += 1
+        let expression: FHIRPathExpression
+        switch compiled {
+        case .success(let program): expression = program
+        case .failure(let error): return .failure(error)
+        }
+        var variables = constants
+        var context: FHIRPathCollection = []
+        if population {
+            variables["questionnaire"] = nil
+            for name in node.dependencies?.variables ?? [] where variables[name] == nil && !["resource", "rootResource", "context"].contains(name) { variables[name] = [] }
+        } else {
+            let response = evaluation.view(survey, engine: engine, today: today)
+            let root: FHIRPathCollection = [.node(response.tree.root)]
+            variables["resource"] = root
+            variables["rootResource"] = root
+            context = position.map { response.item(at: $0, in: evaluation.tree).map { [.node($0)] } ?? [] } ?? (node.item == nil ? root : [])
+            variables["context"] = context
+            if let item = node.item, item < questionnaireItems.count { variables[engine == .lhcForms ? "qitem" : "qItem"] = [.node(questionnaireItems[item])] }
+            for (name, variable) in node.variables { variables[name] = value(of: variable, for: position, &evaluation) }
+            if engine == .androidFHIR { for name in node.unresolved { variables[name] = [] } }
+        }
+        let environment = FHIRPathEnvironment(variables: variables, clock: clock)
+        do throws(FHIRPathError) {
+            return .success(try expression.evaluate(on: context, environment))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// A variable's value where an expression at `position` reads it: evaluated once per pass for the
+    /// instance of the item defining it (LHC-Forms in that item's context; android-fhir without one, and
+    /// keeping the first item only, ExpressionEvaluator.kt:515-522). A failing variable is empty in both.
+    private func value(of variable: Int, for position: Int?, _ evaluation: inout Evaluation) -> FHIRPathCollection {
+        let definer = program.nodes[variable].item
+        var scope = position
+        while let current = scope, evaluation.tree.instances[current].item != definer { scope = evaluation.tree.instances[current].parent }
+        if definer == nil { scope = nil }
+        let key = scope ?? -1
+        if let known = evaluation.variables[variable]?[key] { return known }
+        var result = (try? evaluate(variable, at: engine == .lhcForms ? scope : nil, &evaluation).get()) ?? []
+        if engine == .androidFHIR { result = Array(result.prefix(1)) }
+        evaluation.variables[variable, default: [:]][key] = result
+        return result
+    }
+}
+
+/// The working state of one pass: the session's instances, enablement and answers (computed ones written
+/// into them), the response built from them while they stay the same, and the variables worked out.
+private struct Evaluation {
+    let tree: FHIRInstanceTree
+    let enablement: [FHIRTruth]
+    var answers: [String: [FHIR.Value]]
+    let withheld: Set<String>
+    var response: ResponseView? {
+        didSet { if response == nil { variables = [:] } }
+    }
+    var variables: [Int: [Int: FHIRPathCollection]] = [:]
+    /// The instances whose answers the pass changed, in order.
+    var written: [String] = []
+    var evaluations = 0
+
+    init(tree: FHIRInstanceTree, enablement: [FHIRTruth], answers: [String: [FHIR.Value]], withheld: Set<String>) {
+        self.tree = tree
+        self.enablement = enablement
+        self.answers = answers
+        self.withheld = withheld
+    }
+
+    /// The enablement the response is written with: LHC-Forms' leaves disabled items out (`getFormData` with
+    /// noDisabledItem, LHNCBC/lforms@24c71875 src/fhir/common/sdc-export-common.js:26); android-fhir's holds
+    /// every item, with the answers of those its passes disabled cleared.
+    private func responseEnablement(_ engine: FHIREngine) -> [FHIRTruth] {
+        engine == .lhcForms ? enablement : Array(repeating: .true, count: tree.instances.count)
+    }
+
+    /// The answers the response holds now, by instance id.
+    func responseAnswers(_ survey: FHIRSurvey, engine: FHIREngine) -> [String: [FHIR.Value]] {
+        let enablement = responseEnablement(engine)
+        var result: [String: [FHIR.Value]] = [:]
+        for (id, values) in answers where !withheld.contains(id) {
+            guard let position = tree.indexByID[id], enablement[position] == .true else { continue }
+            result[id] = values
+        }
+        return result
+    }
+
+    /// The response, built when first needed after a change.
+    mutating func view(_ survey: FHIRSurvey, engine: FHIREngine, today: CalendarDate) -> ResponseView {
+        if let response { return response }
+        var written = responseAnswers(survey, engine: engine)
+        if engine == .lhcForms {
+            for (id, values) in written where values.contains(where: { $0.type == .coding }) {
+                guard let position = tree.indexByID[id] else { continue }
+                let item = survey.items[tree.instances[position].item]
+                written[id] = values.map { FHIRExpressionValues.lhcCoding($0, of: item) }
+            }
+        }
+        let input = FHIRResponseInput(survey: survey, tree: tree, enablement: responseEnablement(engine), answers: written, today: today)
+        let view = ResponseView(input)
+        response = view
+        return view
+    }
+}
+
+/// A response as FHIRPath reads it, with where each instance's item is in it (`%context`).
+private struct ResponseView {
+    let tree: FHIRTree
+    /// For each instance: its place among the response items written under its parent (nil: not written).
+    private let slot: [Int?]
+
+    init(_ input: FHIRResponseInput) {
+        tree = FHIRTree(json: FHIRStandardResponse().response(of: input))
+        // Which instances the response writes (the writer's rules: enabled questions with answers, groups
+        // with a written descendant), and each one's place among its written siblings.
+        let instances = input.tree.instances
+        var written = [Bool](repeating: false, count: instances.count)
+        for position in instances.indices.reversed() {
+            let instance = instances[position]
+            let item = input.survey.items[instance.item]
+            if input.enablement[position] != .true || item.type == .display {
+                written[position] = false
+                continue
+            }
+            if item.type != .group {
+                // A group is written when a child is (set below as each child is met); a question when it has answers.
+                if case .lhcTextBox? = item.rendering { continue }
+                written[position] = !input.answers(at: position).isEmpty
+            }
+            if written[position], let parent = instance.parent, input.survey.items[instances[parent].item].type == .group { written[parent] = true }
+        }
+        var counters: [String: Int] = [:]
+        slot = instances.indices.map { position in
+            guard written[position] else { return nil }
+            let key = "\(instances[position].parent ?? -1)/\(instances[position].answerIndex ?? -1)"
+            defer { counters[key, default: 0] += 1 }
+            return counters[key, default: 0]
+        }
+    }
+
+    /// The response item of an instance, walking from the top through its ancestors.
+    func item(at position: Int, in instances: FHIRInstanceTree) -> FHIRNode? {
+        var chain: [Int] = []
+        var current: Int? = position
+        while let index = current {
+            chain.append(index)
+            current = instances.instances[index].parent
+        }
+        var container = tree.root
+        for index in chain.reversed() {
+            guard let place = slot[index] else { return nil }
+            if let answer = instances.instances[index].answerIndex {
+                let answers = container.children(named: "answer")
+                guard answer < answers.count else { return nil }
+                container = answers[answer]
+            }
+            let items = container.children(named: "item")
+            guard place < items.count else { return nil }
+            container = items[place]
+        }
+        return container
+    }
+}

@@ -1,0 +1,201 @@
+import SurveyCore
+import Testing
+
+@testable import SurveyFormats
+
+/// A calculatedExpression extension.
+func calculated(_ expression: String) -> String { sdcExtension("sdc-questionnaire-calculatedExpression", expression) }
+
+/// `%resource.item.where(linkId='id').answer.value`, as forms read an answer.
+func answerOf(_ id: String) -> String { "%resource.item.where(linkId='\(id)').answer.value" }
+
+/// A session of a Questionnaire with these items and root members (extensions), under an engine.
+func sdcSession(_ items: [String], root: String = "", engine: FHIREngine = .lhcForms, launchContext: [String: JSONValue] = [:]) throws -> FHIRSession {
+    let extra = #""status": "active""# + (root.isEmpty ? "" : ", " + root)
+    let survey = try loadQuestionnaire(questionnaireText(items, extra: extra))
+    let settings = SessionSettings(today: testToday, options: [FHIRSurvey.engineOption: engine.rawValue], launchContext: launchContext)
+    return try #require(survey.makeSession(settings) as? FHIRSession)
+}
+
+@Suite("FHIR SDC expressions in a session")
+struct FHIRExpressionSessionTests {
+    static let chain = [
+        fhirItem("a", "integer"), fhirItem("b", "integer"),
+        fhirItem("total", "integer", #""readOnly": true, "# + extensions(calculated("\(answerOf("subtotal")) * 10"))),
+        fhirItem("subtotal", "integer", #""readOnly": true, "# + extensions(calculated("\(answerOf("a")) + \(answerOf("b"))"))),
+    ]
+
+    @Test("LHC-Forms recomputes calculated values in dependency order after each change, a value read by a later one first; the trace shows them")
+    func dependencyOrder() throws {
+        let session = try sdcSession(Self.chain)
+        session.play(.answer("a", 1))
+        let result = session.perform(.answer("b", 2))
+        #expect(session.answer(for: "subtotal") == 3)
+        #expect(session.answer(for: "total") == 30)
+        #expect(result.events.first { $0.name == "computed" }?.detail == ["subtotal": 3, "total": 30])
+        #expect(session.perform(.answer("subtotal", 9)).outcome.kind == .rejected)
+    }
+
+    @Test("android-fhir computes every affected calculated value from the response before writing any: a value from another calculated value lags one change")
+    func androidLags() throws {
+        let session = try sdcSession(Self.chain, engine: .androidFHIR)
+        session.play(.answer("a", 1), .answer("b", 2))
+        #expect(session.answer(for: "subtotal") == 3)
+        // total was computed from the subtotal before this change: none yet.
+        #expect(session.answer(for: "total") == nil)
+        session.play(.answer("a", 2))
+        #expect(session.answer(for: "subtotal") == 4)
+        #expect(session.answer(for: "total") == 30)
+    }
+
+    @Test("a pass evaluates only the expressions reading what changed (counted)")
+    func onlyAffected() throws {
+        let session = try sdcSession([
+            fhirItem("a", "integer"), fhirItem("b", "integer"),
+            fhirItem("da", "integer", #""readOnly": true, "# + extensions(calculated("\(answerOf("a")) * 2"))),
+            fhirItem("db", "integer", #""readOnly": true, "# + extensions(calculated("\(answerOf("b")) * 2"))),
+        ])
+        let start = session.state.expressions.evaluations
+        session.play(.answer("a", 4))
+        #expect(session.answer(for: "da") == 8)
+        // da once, as a changed; db never (its new value is read by nothing, so nothing more runs).
+        #expect(session.state.expressions.evaluations - start == 1)
+    }
+
+    @Test("an enableWhenExpression enables and disables its item: LHC-Forms with its enableWhen, android-fhir alone")
+    func enableWhenExpression() throws {
+        let items = [
+            fhirItem("age", "integer"), fhirItem("gate", "boolean"),
+            fhirItem("adult", "string", extensions(sdcExtension("sdc-questionnaire-enableWhenExpression", "\(answerOf("age")) >= 18")), enableWhen: [condition("gate", "=", #""answerBoolean": true"#)]),
+        ]
+        let lhc = try sdcSession(items)
+        lhc.play(.answer("age", 30))
+        #expect(!lhc.isVisible("adult"))
+        lhc.play(.answer("gate", true))
+        #expect(lhc.isVisible("adult"))
+        lhc.play(.answer("age", 10))
+        #expect(!lhc.isVisible("adult"))
+        let android = try sdcSession(items, engine: .androidFHIR)
+        android.play(.answer("age", 30))
+        #expect(android.isVisible("adult"))
+    }
+
+    @Test("truthiness of an enableWhenExpression's result: LHC-Forms its first item, android-fhir HAPI's convertToBoolean")
+    func truthiness() throws {
+        for (expression, lhc, android) in [("0", false, true), ("'x'", true, true), ("false | true", false, true), ("{}", false, false), ("true", true, true)] {
+            let items = [fhirItem("x", "string", extensions(sdcExtension("sdc-questionnaire-enableWhenExpression", expression)))]
+            #expect(try sdcSession(items).isVisible("x") == lhc, "\(expression)")
+            #expect(try sdcSession(items, engine: .androidFHIR).isVisible("x") == android, "\(expression)")
+        }
+    }
+
+    @Test("a calculated item that is not read-only takes answers: LHC-Forms stops calculating once the value differs from the last calculated one, android-fhir at any edit")
+    func overridden() throws {
+        let items = [fhirItem("a", "integer"), fhirItem("double", "integer", extensions(calculated("\(answerOf("a")) * 2")))]
+        let session = try sdcSession(items)
+        session.play(.answer("a", 2))
+        #expect(session.answer(for: "double") == 4)
+        session.play(.answer("double", 4), .answer("a", 3))
+        #expect(session.answer(for: "double") == 6)
+        session.play(.answer("double", 7), .answer("a", 5))
+        #expect(session.answer(for: "double") == 7)
+    }
+
+    @Test("variables follow SDC's scoping: an item's variable is read by its descendants; a variable of android-fhir keeps its first item")
+    func variables() throws {
+        let items = [
+            fhirItem("n", "integer", #""repeats": true"#),
+            fhirItem("g", "group", extensions(sdcExtension("variable", answerOf("n"), name: "ns")), items: [
+                fhirItem("count", "integer", #""readOnly": true, "# + extensions(calculated("%ns.count()"))),
+            ]),
+        ]
+        let lhc = try sdcSession(items)
+        lhc.play(.answer("n", [1, 2, 3]))
+        #expect(lhc.answer(for: "count") == 3)
+        let android = try sdcSession(items, engine: .androidFHIR)
+        android.play(.answer("n", [1, 2, 3]))
+        #expect(android.answer(for: "count") == 1)
+    }
+
+    @Test("a %name nothing defines: LHC-Forms' fhirpath.js throws (here in an enableWhenExpression: the form breaks as it opens), android-fhir reads it empty")
+    func undefinedVariable() throws {
+        let items = [fhirItem("x", "string", extensions(sdcExtension("sdc-questionnaire-enableWhenExpression", "%missing.exists().not()")))]
+        let lhc = try sdcSession(items)
+        #expect(lhc.openingFailure?.contains("TypeError") == true)
+        #expect(lhc.openingFailure?.contains("%missing is not defined") == true)
+        #expect(try sdcSession(items, engine: .androidFHIR).isVisible("x"))
+    }
+
+    @Test("initialExpression with a launch context: LHC-Forms evaluates it with every variable as the form opens; android-fhir's population sees the launch contexts only")
+    func initialFromPatient() throws {
+        let root = extensions(launchContext("patient", "Patient"), sdcExtension("variable", "%patient.name.first().family", name: "family"))
+        let items = [
+            fhirItem("family", "string", extensions(sdcExtension("sdc-questionnaire-initialExpression", "%family"))),
+            fhirItem("gender", "string", extensions(sdcExtension("sdc-questionnaire-initialExpression", "%patient.gender"))),
+        ]
+        let patient: JSONValue = ["resourceType": "Patient", "gender": "female", "name": [["family": "Ng"]]]
+        let lhc = try sdcSession(items, root: root, launchContext: ["patient": patient])
+        #expect(lhc.answer(for: "family") == "Ng")
+        #expect(lhc.answer(for: "gender") == "female")
+        #expect(lhc.startEvents.first?.name == "computed")
+        let android = try sdcSession(items, root: root, engine: .androidFHIR, launchContext: ["patient": patient])
+        #expect(android.answer(for: "family") == nil)
+        #expect(android.answer(for: "gender") == "female")
+        // A resource of another type than the launch context names is not bound by LHC-Forms.
+        let wrong = try sdcSession(items, root: root, launchContext: ["patient": ["resourceType": "Practitioner", "gender": "male"]])
+        #expect(wrong.openingFailure == nil && wrong.answer(for: "gender") == nil)
+    }
+
+    @Test("android-fhir refuses two calculated items naming each other as the form opens; LHC-Forms recomputes until its bound and reports no fixpoint")
+    func cycles() throws {
+        let items = [
+            fhirItem("a", "integer", extensions(calculated("iif(\(answerOf("b")).exists(), \(answerOf("b")) + 1, 1)"))),
+            fhirItem("b", "integer", extensions(calculated("\(answerOf("a")) + 1"))),
+        ]
+        #expect(try sdcSession(items, engine: .androidFHIR).openingFailure?.contains("cyclic dependency") == true)
+        let lhc = try sdcSession(items)
+        #expect(!lhc.settled)
+    }
+
+    @Test("answerExpression computes the options: answers outside them are refused, and LHC-Forms drops an answer the new list lacks")
+    func answerExpression() throws {
+        let items = [
+            fhirItem("kind", "choice", #""answerOption": [{"valueString": "fruit"}, {"valueString": "veg"}]"#),
+            fhirItem("pick", "choice", extensions(sdcExtension("sdc-questionnaire-answerExpression", "iif(\(answerOf("kind")) = 'fruit', 'apple' | 'pear', 'leek')"))),
+        ]
+        let session = try sdcSession(items)
+        session.play(.answer("kind", "fruit"), .answer("pick", "pear"))
+        #expect(session.perform(.answer("pick", "leek")).outcome.kind == .rejected)
+        session.play(.answer("kind", "veg"))
+        #expect(session.answer(for: "pick") == nil)
+        session.play(.answer("pick", "leek"))
+    }
+
+    @Test("answerOptionsToggleExpression: android-fhir offers the listed options only while it is true; LHC-Forms ignores it")
+    func toggles() throws {
+        let toggle = #"{"url": "http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-answerOptionsToggleExpression", "extension": [{"url": "option", "valueString": "b"}, {"url": "expression", "valueExpression": {"language": "text/fhirpath", "expression": "\#(answerOf("gate")) = true"}}]}"#
+        let items = [fhirItem("gate", "boolean"), fhirItem("c", "choice", #""answerOption": [{"valueString": "a"}, {"valueString": "b"}], "# + extensions(toggle))]
+        let android = try sdcSession(items, engine: .androidFHIR)
+        #expect(android.perform(.answer("c", "b")).outcome.kind == .rejected)
+        android.play(.answer("gate", true), .answer("c", "b"), .answer("gate", false))
+        #expect(android.answer(for: "c") == nil)
+        let lhc = try sdcSession(items)
+        lhc.play(.answer("c", "b"))
+    }
+
+    @Test("an x-fhir-query reads no data (no server); a failing calculatedExpression leaves the value under LHC-Forms and breaks the form under android-fhir")
+    func serverAndFailures() throws {
+        let query = [fhirItem("x", "string", extensions(sdcExtension("variable", "Patient?_id=1", name: "p", language: "application/x-fhir-query"), calculated("%p.count().toString()")))]
+        #expect(try sdcSession(query).answer(for: "x") == "0")
+        // Two answers where toInteger() takes one: an execution error once both are given.
+        let failing = [fhirItem("a", "string"), fhirItem("b", "string"), fhirItem("x", "integer", extensions(calculated("(\(answerOf("a")) | \(answerOf("b"))).toInteger() + 1")))]
+        let lhc = try sdcSession(failing)
+        lhc.play(.answer("a", "5"))
+        #expect(lhc.answer(for: "x") == 6)
+        lhc.play(.answer("b", "7"))
+        #expect(lhc.answer(for: "x") == 6)
+        let android = try sdcSession(failing, engine: .androidFHIR)
+        android.play(.answer("a", "5"))
+        #expect(android.perform(.answer("b", "7")).outcome.message?.contains("android-fhir throws here") == true)
+    }
+}
