@@ -25,7 +25,8 @@ struct FHIRExpressionMemory: Sendable {
     /// Whether the form is still opening: LHC-Forms runs initialExpressions in every round of its first run.
     var opening = true
 
-    /// Renames instance ids (a repeating group's instances renumbered), dropping those `rename` drops.
+    /// Renames instance ids (a repeating group's instances renumbered), dropping those `rename` drops. What
+    /// the last pass saw keeps its ids: against it, the renumbered instances are changes a pass must see.
     mutating func rename(_ rename: (String) -> String?) {
         func moved<Value>(_ map: [String: Value]) -> [String: Value] {
             var result: [String: Value] = [:]
@@ -35,7 +36,6 @@ struct FHIRExpressionMemory: Sendable {
         enabled = moved(enabled)
         calculated = moved(calculated)
         options = moved(options)
-        seen = moved(seen)
         overridden = Set(overridden.compactMap(rename))
     }
 }

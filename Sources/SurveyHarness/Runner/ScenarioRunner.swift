@@ -52,12 +52,45 @@ public struct ScenarioRunner: Sendable {
         InputFiles.resolve(path, relativeTo: scenario.path)
     }
 
+    /// The settings a session of the scenario runs with, its launch contexts read: each `context` file,
+    /// relative to the scenario, must hold a JSON object (a FHIR resource). A file that cannot be read is
+    /// reported at its `context` line; bad JSON at its place in that file.
+    public func settings(of scenario: Scenario) throws(InputError) -> SessionSettings {
+        var settings = scenario.settings
+        for (name, path, line) in scenario.contexts {
+            let file = InputFiles.resolve(path, relativeTo: scenario.path)
+            let place = SourcePosition(line: line, column: 1)
+            let source: SourceFile
+            do {
+                source = try InputFiles.read(file)
+            } catch {
+                let reason = error.diagnostics.first?.message ?? "cannot be read"
+                throw InputError(Diagnostic(file: scenario.path, position: place, message: "the context file \(file) (the context line's '\(path)' resolved against this scenario's folder) \(reason)"))
+            }
+            let root = try JSONParser.parse(source)
+            guard root.kind == .object else {
+                throw InputError(Diagnostic(file: scenario.path, position: place, message: "the context file \(file) holds \(root.plain.kindDescription); expected a resource object such as {\"resourceType\": \"Patient\", …}"))
+            }
+            settings.launchContext[name] = root.plain
+        }
+        return settings
+    }
+
     /// Replays the scenario; with a recorder, the session reports the branches it takes into it. `observe`
     /// sees the session before the first action and after each step (the report reads answers there).
     public func run(
         _ scenario: Scenario, survey: any Survey, coverage: CoverageRecorder? = nil, observe: ((any SurveySession) -> Void)? = nil
     ) -> ScenarioResult {
-        if let problem = survey.problem(with: scenario.settings) {
+        let settings: SessionSettings
+        do {
+            settings = try self.settings(of: scenario)
+        } catch {
+            let empty = Trace(survey: scenario.surveyPath ?? "", format: survey.format, start: Trace.View(current: nil, visible: [], submittable: false))
+            let first = error.diagnostics.first
+            let line = first?.file == scenario.path ? first?.position?.line : nil
+            return ScenarioResult(trace: empty, failures: [], stale: .init(step: 0, line: line ?? scenario.contexts.first?.line ?? 1, reason: first?.description ?? "a context file cannot be read"))
+        }
+        if let problem = survey.problem(with: settings) {
             let line = scenario.lines.first { line in
                 switch line.statement {
                 case .profile?, .option?: true
@@ -67,9 +100,9 @@ public struct ScenarioRunner: Sendable {
             let empty = Trace(survey: scenario.surveyPath ?? "", format: survey.format, start: Trace.View(current: nil, visible: [], submittable: false))
             return ScenarioResult(trace: empty, failures: [], stale: .init(step: 0, line: line?.number ?? 1, reason: problem))
         }
-        let session = survey.makeSession(scenario.settings, coverage: coverage)
+        let session = survey.makeSession(settings, coverage: coverage)
         var trace = Trace(
-            survey: scenario.surveyPath ?? "", format: survey.format(for: scenario.settings), start: Trace.View(of: session), startEvents: session.startEvents)
+            survey: scenario.surveyPath ?? "", format: survey.format(for: settings), start: Trace.View(of: session), startEvents: session.startEvents)
         observe?(session)
         var failures: [ScenarioResult.Failure] = []
         for line in scenario.lines {
@@ -92,12 +125,12 @@ public struct ScenarioRunner: Sendable {
                 if let message = expectation.failure(in: session) {
                     failures.append(.init(line: line.number, afterStep: trace.steps.count, message: message))
                 }
-            case .survey?, .today?, .profile?, .option?, .check?, nil:
+            case .survey?, .today?, .profile?, .option?, .context?, .check?, nil:
                 break
             }
         }
         trace.payload = session.payload
-        let (checks, stale) = checkFailures(scenario, survey: survey)
+        let (checks, stale) = checkFailures(scenario, survey: survey, settings: settings)
         return ScenarioResult(trace: trace, failures: failures + checks, stale: stale)
     }
 
@@ -105,7 +138,7 @@ public struct ScenarioRunner: Sendable {
     /// properties, checked after every step (and, for built-in ones, at the end, as a walk ends). An
     /// assertion that does not read against the survey (a question renamed) means the scenario no longer
     /// fits it.
-    private func checkFailures(_ scenario: Scenario, survey: any Survey) -> (failures: [ScenarioResult.Failure], stale: ScenarioResult.Stale?) {
+    private func checkFailures(_ scenario: Scenario, survey: any Survey, settings: SessionSettings) -> (failures: [ScenarioResult.Failure], stale: ScenarioResult.Stale?) {
         let checks = scenario.checks
         guard !checks.isEmpty else { return ([], nil) }
         // The assertions are read as a properties file in which each stands on its own line and column, so
@@ -129,7 +162,7 @@ public struct ScenarioRunner: Sendable {
         let builtIn = Dictionary(checks.compactMap { number, check in if case .builtIn(let id) = check { (id, number) } else { nil } }, uniquingKeysWith: min)
         let actions = scenario.actions
         let walker = Walker(
-            survey: survey, settings: scenario.settings, maxSteps: max(1, actions.count), builtInProperties: !builtIn.isEmpty, properties: properties)
+            survey: survey, settings: settings, maxSteps: max(1, actions.count), builtInProperties: !builtIn.isEmpty, properties: properties)
         var failures: [ScenarioResult.Failure] = []
         var seen: Set<String> = []
         for (step, finding) in walker.check(actions).findings where seen.insert(finding.key).inserted {

@@ -34,6 +34,9 @@ public struct Scenario: Sendable, Equatable {
         case profile(String)
         /// A switch between disagreeing engines' readings of one rule (`option NAME VALUE`).
         case option(name: String, value: String)
+        /// A resource the host app hands the engine as the survey opens, from a JSON file relative to the
+        /// scenario (`context patient patient.json`: FHIR's SDC launch contexts).
+        case context(name: String, path: String)
         case action(Action)
         case expect(Expectation)
         /// A property checked after every step, as a walk checks it (`check hidden-answer-submitted`, `check
@@ -88,7 +91,16 @@ public struct Scenario: Sendable, Equatable {
         return options
     }
 
-    /// The settings a session of this scenario runs with.
+    /// The `context` lines: each name, resource file and line number.
+    public var contexts: [(name: String, path: String, line: Int)] {
+        lines.compactMap { line in
+            if case .context(let name, let path)? = line.statement { return (name, path, line.number) }
+            return nil
+        }
+    }
+
+    /// The settings a session of this scenario runs with, without its launch contexts, which are files
+    /// (`ScenarioRunner.settings(of:)` reads them).
     public var settings: SessionSettings {
         SessionSettings(today: today ?? SessionSettings.defaultToday, profile: profile, options: options)
     }

@@ -56,7 +56,7 @@ public enum ScenarioParser {
                 if sawToday { problem(line, "a second 'today' line; expected at most one") }
                 if sawBody { problem(line, "'today' after the first action; expected it at the top, before any action") }
                 sawToday = true
-            case .profile?, .option?, .check?:
+            case .profile?, .option?, .context?, .check?:
                 if sawBody { problem(line, "'\(ScenarioSyntax.text(of: line.statement!).split(separator: " ")[0])' after the first action; expected it at the top, before any action") }
             case .action?, .expect?:
                 sawBody = true
@@ -148,6 +148,13 @@ private struct LineReader {
         case "option":
             let name = try readID("an option name")
             return .option(name: name, value: try readID("the option's value"))
+        case "context":
+            let name = try readID("a launch context's name, e.g. patient")
+            skipSpaces()
+            let start = index
+            let path = try readID("the resource's JSON file, relative to this scenario")
+            guard !path.isEmpty else { throw LineError(offset: start, message: "an empty path; expected the resource's JSON file, relative to this scenario") }
+            return .context(name: name, path: path)
         case "add": return .action(.add(group: try readID("a repeating group's id")))
         case "remove": return .action(.remove(instance: try readID("a group instance as \"GROUP#N\"")))
         case "skip": return .action(.skip(question: try readOptionalID()))

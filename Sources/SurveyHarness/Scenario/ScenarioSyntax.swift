@@ -6,7 +6,7 @@ enum ScenarioSyntax {
         "answer", "clear", "next", "back", "goto", "submit", "custom", "add", "remove", "skip", "launch", "foreground", "wait", "consent",
         "quit", "resume",
     ]
-    static let headerVerbs = ["survey", "today", "profile", "option", "check"]
+    static let headerVerbs = ["survey", "today", "profile", "option", "context", "check"]
     /// The words that start an author's assertion, as in a properties file.
     static let assertionWords = ["whenever", "always", "payload"]
     static let expectations = ["visible", "hidden", "current", "answer", "payload", "submittable"]
@@ -121,6 +121,7 @@ enum ScenarioSyntax {
         case .today(let date): "today \(date)"
         case .profile(let name): "profile \(id(name))"
         case .option(let name, let value): "option \(id(name)) \(id(value))"
+        case .context(let name, let path): "context \(id(name)) \(id(path))"
         case .action(let action): text(of: action)
         case .expect(let expectation): text(of: expectation)
         case .check(.builtIn(let property)): "check \(property)"
