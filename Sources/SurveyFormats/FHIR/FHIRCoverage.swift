@@ -6,6 +6,8 @@ import SurveyCore
 struct FHIRCoverageLayout: Sendable {
     let plan: CoveragePlan
     let decisionOfItem: [Int?]
+    /// The decision of each item's enableWhenExpression: true and false, one leaf (the expression).
+    let expressionDecisionOfItem: [Int?]
     /// The plan's question of each item that takes answers (groups and display items have none).
     let questionOfItem: [Int?]
     let firstChoice: [Int]
@@ -23,14 +25,13 @@ extension FHIRSurvey {
     private func makeCoverageLayout() -> FHIRCoverageLayout {
         var plan = CoveragePlan(file: file)
         var decisionOfItem = [Int?](repeating: nil, count: items.count)
+        var expressionDecisionOfItem = [Int?](repeating: nil, count: items.count)
         var firstChoice: [Int] = []
         var questionOfItem = [Int?](repeating: nil, count: items.count)
         var neverShown = [String?](repeating: nil, count: items.count)
         for (index, item) in items.enumerated() {
             if let parent = item.parent, let reason = neverShown[parent] {
                 neverShown[index] = "it is under '\(items[parent].linkId)', which is never shown" + (reason.hasPrefix("it is under") ? "" : ": \(reason)")
-            } else if item.enablementIsExpression {
-                neverShown[index] = "its enablement is an SDC enableWhenExpression, which SurveyReplay does not evaluate yet"
             } else if item.hidden {
                 neverShown[index] = "it is hidden (questionnaire-hidden)"
             }
@@ -63,9 +64,18 @@ extension FHIRSurvey {
                     neverShown[index] = "its enableWhen can never be true (\(reason))"
                 }
             }
+            if let expression = item.expression(.enableWhen), expression.language == .fhirPath {
+                let reason = neverShown[index] ?? (expression.program == nil ? "the enableWhenExpression does not compile: the engine fails where it would evaluate it" : nil)
+                let impossible = reason.map { [true: $0, false: $0] } ?? [:]
+                plan.leaves.append(
+                    CoveragePlan.Point(question: item.linkId, description: "enableWhenExpression \(expression.text ?? "")", location: expression.location, impossible: impossible))
+                expressionDecisionOfItem[index] = plan.decisions.count
+                plan.decisions.append(
+                    CoveragePlan.Decision(question: item.linkId, kind: "enableWhenExpression", location: expression.location, tree: .leaf(plan.leaves.count - 1), impossible: impossible))
+            }
             firstChoice.append(plan.choices.count)
             let unseen = neverShown[index].map { [true: "'\(item.linkId)' can never be shown: \($0)"] }
-            let readOnly = item.readOnly || item.valueIsCalculated ? [true: "'\(item.linkId)' is read-only: the respondent cannot pick its options"] : nil
+            let readOnly = item.readOnly ? [true: "'\(item.linkId)' is read-only: the respondent cannot pick its options"] : nil
             for option in item.options {
                 plan.choices.append(
                     CoveragePlan.Point(
@@ -76,7 +86,7 @@ extension FHIRSurvey {
             questionOfItem[index] = plan.questions.count
             plan.questions.append(
                 CoveragePlan.QuestionPoint(
-                    id: item.linkId, location: item.location, decisions: decisionOfItem[index].map { [$0] } ?? [], neverShown: neverShown[index]))
+                    id: item.linkId, location: item.location, decisions: [decisionOfItem[index], expressionDecisionOfItem[index]].compactMap { $0 }, neverShown: neverShown[index]))
         }
         let end = items.last?.location ?? SourceLocation(position: SourcePosition(line: 1, column: 1), pointer: .root)
         let requiredItems = items.filter(\.required)
@@ -86,7 +96,7 @@ extension FHIRSurvey {
                 question: "(submit)", description: "submitted in-progress", location: end,
                 impossible: requiredItems.isEmpty ? [true: "no item is required, so every response is completed"] : [:]),
         ]
-        return FHIRCoverageLayout(plan: plan, decisionOfItem: decisionOfItem, questionOfItem: questionOfItem, firstChoice: firstChoice)
+        return FHIRCoverageLayout(plan: plan, decisionOfItem: decisionOfItem, expressionDecisionOfItem: expressionDecisionOfItem, questionOfItem: questionOfItem, firstChoice: firstChoice)
     }
 
     /// Which outcome of a condition no answer can give, and why: a value that is not among the source's
@@ -96,10 +106,6 @@ extension FHIRSurvey {
         guard let sources = itemsByLinkId[condition.question], sources.count == 1, let source = sources.first else { return [:] }
         let item = items[source]
         let answered = condition.op == .exists ? (condition.answer.json.boolValue ?? true) : true
-        if item.valueIsCalculated || item.enablementIsExpression {
-            let reason = "'\(item.linkId)' depends on an SDC expression, which SurveyReplay does not evaluate yet: the condition is never decided"
-            return [true: reason, false: reason]
-        }
         if !item.type.takesAnswers {
             switch condition.op {
             case .exists: return [answered: "'\(item.linkId)' is \(item.type.withArticle) item and never has an answer"]

@@ -24,6 +24,31 @@ struct FHIRExpressionProgram: Sendable {
         var readsAnyAnswer = false
         /// The linkIds it compares that no item has.
         var unknownLinkIds: [String] = []
+
+        /// The literals written in it (numbers, strings, dates, quantities), in order: values worth trying
+        /// as answers of the items it reads.
+        var literals: [FHIRPathSyntax.Literal] {
+            var found: [FHIRPathSyntax.Literal] = []
+            func visit(_ syntax: FHIRPathSyntax) {
+                switch syntax.kind {
+                case .literal(let literal): found.append(literal)
+                case .identifier, .constant, .this, .index, .total: break
+                case .member(let target, _): visit(target)
+                case .function(let target, _, let arguments):
+                    if let target { visit(target) }
+                    arguments.forEach(visit)
+                case .indexer(let target, let index):
+                    visit(target)
+                    visit(index)
+                case .polarity(_, let operand), .typeTest(_, let operand, _), .parenthesized(let operand): visit(operand)
+                case .binary(_, let left, let right):
+                    visit(left)
+                    visit(right)
+                }
+            }
+            if let syntax = expression.program?.syntax { visit(syntax) }
+            return found
+        }
     }
 
     let nodes: [Node]

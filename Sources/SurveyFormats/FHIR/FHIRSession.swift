@@ -163,12 +163,15 @@ final class FHIRSession: SurveySession {
     }
 
     /// `computed {id: answer}`: the answers SDC expressions changed since the last report, as stored (null:
-    /// none), so a trace shows computed values as they change.
+    /// none), so a trace shows computed values as they change; coverage counts them answered.
     private func computedEvents() -> [TraceEvent] {
         guard !state.expressions.computed.isEmpty else { return [] }
         defer { state.expressions.computed = [] }
         var detail: [String: JSONValue] = [:]
-        for id in state.expressions.computed { detail[id] = answer(for: id) ?? .null }
+        for id in state.expressions.computed {
+            detail[id] = answer(for: id) ?? .null
+            if let values = state.answers[id], let position = tree.indexByID[id] { recordAnswer(values, item: tree.instances[position].item) }
+        }
         return [TraceEvent("computed", detail: .object(detail))]
     }
 
@@ -640,6 +643,11 @@ final class FHIRSession: SurveySession {
 
     private func recordDecisions(_ recorder: CoverageRecorder, _ layout: FHIRCoverageLayout) {
         for (position, instance) in tree.instances.enumerated() {
+            if let decision = layout.expressionDecisionOfItem[instance.item], instance.parent.map({ enablement[$0] == .true }) != false,
+                let outcome = state.expressions.enabled[instance.id]
+            {
+                recorder.decision(decision, outcome: outcome, leaves: [outcome ? .true : .false])
+            }
             guard let decision = layout.decisionOfItem[instance.item], instance.parent.map({ enablement[$0] == .true }) != false,
                 case .truth(let outcome) = decide(position), outcome != .unknown
             else { continue }

@@ -10,7 +10,7 @@ extension FHIRSurvey {
         let item = items[index]
         guard item.type.takesAnswers, !item.readOnly else { return [] }
         var singles: [JSONValue] = item.options.map(\.value.json)
-        let literals = conditionsReading[index].filter { $0.op != .exists }.map(\.answer)
+        let literals = conditionsReading[index].filter { $0.op != .exists }.map(\.answer) + expressionLiterals(reading: index)
         switch item.type {
         case .boolean:
             singles = [true, false]
@@ -52,6 +52,21 @@ extension FHIRSurvey {
         var lists: [JSONValue] = singles.map { .array([$0]) }
         if singles.count > 1 { lists += [.array(Array(singles.prefix(2))), .array(singles)] }
         return lists
+    }
+
+    /// The literals of the SDC expressions that read the item (`answer.value >= 25`, `code = 'x'`), as values
+    /// of the types conditions compare: numbers, strings, dates, times, quantities.
+    private func expressionLiterals(reading index: Int) -> [FHIR.Value] {
+        expressionProgram.readersOfItem[index].flatMap { expressionProgram.nodes[$0].literals }.compactMap { literal -> FHIR.Value? in
+            switch literal {
+            case .integer(let number): FHIR.Value(.integer, .number(Double(number)))
+            case .decimal(let number): Double(number.description).map { FHIR.Value(.decimal, .number($0)) }
+            case .string(let text): FHIR.Value(.string, .string(text))
+            case .dateTime(let date): FHIR.Value(date.kind == .date ? .date : date.kind == .time ? .time : .dateTime, .string(date.description))
+            case .quantity(let quantity): Double(quantity.value.description).map { FHIR.Value(.quantity, ["value": .number($0), "unit": .string(quantity.unit)]) }
+            case .boolean, .empty: nil
+            }
+        }
     }
 
     public func makeStepChecker() -> any StepChecker {
