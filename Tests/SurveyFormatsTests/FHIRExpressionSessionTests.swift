@@ -198,4 +198,48 @@ struct FHIRExpressionSessionTests {
         android.play(.answer("a", "5"))
         #expect(android.perform(.answer("b", "7")).outcome.message?.contains("android-fhir throws here") == true)
     }
+
+    @Test("weight() reads the options' itemWeight under LHC-Forms (fhirpath.js has it); android-fhir's HAPI has no weight(), so the form throws as it opens")
+    func weights() throws {
+        let options = #""answerOption": [{"valueString": "low", "extension": [{"url": "http://hl7.org/fhir/StructureDefinition/itemWeight", "valueDecimal": 1}]}, {"valueString": "high", "extension": [{"url": "http://hl7.org/fhir/StructureDefinition/itemWeight", "valueDecimal": 5}]}]"#
+        let items = [fhirItem("q1", "choice", options), fhirItem("q2", "choice", options), fhirItem("score", "decimal", #""readOnly": true, "# + extensions(calculated("%resource.item.answer.weight().sum()")))]
+        let lhc = try sdcSession(items)
+        lhc.play(.answer("q1", "high"), .answer("q2", "low"))
+        #expect(lhc.answer(for: "score") == 6)
+        #expect(try sdcSession(items, engine: .androidFHIR).openingFailure?.contains("HAPI's FHIRPath engine for R4 has no function") == true)
+    }
+
+    @Test("LHC-Forms' response holds a Coding as system, code and display with the option's score as an extension; android-fhir's the option as written")
+    func codingsInTheResponse() throws {
+        let option = #""answerOption": [{"valueCoding": {"system": "http://example.org/s", "code": "a", "display": "A", "userSelected": true}, "extension": [{"url": "http://hl7.org/fhir/StructureDefinition/ordinalValue", "valueDecimal": 3}]}]"#
+        let read = "%resource.item.where(linkId='c').answer.value"
+        let items = [fhirItem("c", "choice", option), fhirItem("shape", "string", #""readOnly": true, "# + extensions(calculated("\(read).extension.value.toString() + '/' + \(read).userSelected.exists().toString()")))]
+        let lhc = try sdcSession(items)
+        lhc.play(.answer("c", ["code": "a"]))
+        #expect(lhc.answer(for: "shape") == "3/false")
+        let android = try sdcSession(items, engine: .androidFHIR)
+        android.play(.answer("c", ["code": "a"]))
+        #expect(android.answer(for: "shape") == nil)
+        let plain = [fhirItem("c", "choice", option), fhirItem("shape", "string", #""readOnly": true, "# + extensions(calculated("\(read).userSelected.toString()")))]
+        let written = try sdcSession(plain, engine: .androidFHIR)
+        written.play(.answer("c", ["code": "a"]))
+        #expect(written.answer(for: "shape") == "true")
+    }
+
+    @Test("coverage: an enableWhenExpression is a decision whose true and false are taken as the expression turns")
+    func coverage() throws {
+        let survey = try loadQuestionnaire(questionnaireText([
+            fhirItem("age", "integer"), fhirItem("adult", "string", extensions(sdcExtension("sdc-questionnaire-enableWhenExpression", "\(answerOf("age")) >= 18"))),
+        ]))
+        let plan = survey.coveragePlan()
+        let decision = try #require(plan.decisions.firstIndex { $0.kind == "enableWhenExpression" })
+        #expect(plan.decisions[decision].impossible.isEmpty)
+        let recorder = CoverageRecorder(plan: plan)
+        let session = survey.makeSession(SessionSettings(today: testToday), coverage: recorder)
+        session.play(.answer("age", 30), .answer("age", 3))
+        #expect(recorder.counts.decisions[decision][0] > 0 && recorder.counts.decisions[decision][1] > 0)
+        // Walks try the expression's literal and its neighbours on the item it reads.
+        let candidates = survey.candidateValues(for: "age", settings: SessionSettings(today: testToday))
+        #expect([17, 18, 19].allSatisfy { candidates.contains(.number($0)) })
+    }
 }

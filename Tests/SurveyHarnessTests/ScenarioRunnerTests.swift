@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import SurveyCore
 @testable import SurveyHarness
@@ -130,5 +131,24 @@ import SurveyCore
         let scenario = try ScenarioParser.parse(SourceFile(path: "s.scenario", text: "survey smoking.json\noption strict yes\n"))
         let result = ScenarioRunner().run(scenario, survey: try Fixtures.survey())
         #expect(result.stale?.reason == "unknown option 'strict'; the surveynative format has no options")
+    }
+
+    @Test("a context file is read relative to the scenario: one that cannot be read stops the scenario at its line, bad JSON at its place in the file")
+    func launchContextFiles() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("survey-replay-context-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "{\"resourceType\": \"Patient\", \"gender\": \"female\"}".write(toFile: folder + "/p.json", atomically: true, encoding: .utf8)
+        try "{\"resourceType\": }".write(toFile: folder + "/bad.json", atomically: true, encoding: .utf8)
+        func scenario(_ line: String) throws -> Scenario {
+            try ScenarioParser.parse(SourceFile(path: folder + "/s.scenario", text: "survey smoking.json\n\(line)\nanswer smoker \"Yes\"\n"))
+        }
+        let settings = try ScenarioRunner().settings(of: try scenario("context patient p.json"))
+        #expect(settings.launchContext["patient"] == ["resourceType": "Patient", "gender": "female"])
+        let missing = ScenarioRunner().run(try scenario("context patient nope.json"), survey: try Fixtures.survey())
+        #expect(missing.stale?.line == 2)
+        #expect(missing.stale?.reason.contains("the context file \(folder)/nope.json") == true)
+        let bad = ScenarioRunner().run(try scenario("context patient bad.json"), survey: try Fixtures.survey())
+        #expect(bad.stale?.reason.hasPrefix("\(folder)/bad.json:1:18: error:") == true)
     }
 }

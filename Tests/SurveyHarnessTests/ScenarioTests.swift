@@ -79,6 +79,16 @@ import SurveyCore
         ])
     }
 
+    @Test func readsAndPrintsLaunchContextsAtTheTop() throws {
+        let text = "survey q.json\ncontext patient \"records/ada patient.json\"\nanswer a 1\n"
+        let scenario = try parse(text)
+        #expect(scenario.text == text)
+        #expect(scenario.contexts.map(\.name) == ["patient"])
+        #expect(scenario.contexts.map(\.path) == ["records/ada patient.json"])
+        #expect(diagnostics("survey a.json\nanswer a 1\ncontext patient p.json\n").first?.message == "'context' after the first action; expected it at the top, before any action")
+        #expect(diagnostics("survey a.json\ncontext patient\n").first?.message.contains("the resource's JSON file") == true)
+    }
+
     @Test func reportsBadDurationsConsentsAndLateProfiles() {
         #expect(diagnostics("survey a.json\nwait 3x\n").first?.description == "s.scenario:2:6: error: '3x' is not a duration; expected numbers with units d, h, m, s in that order, e.g. 3d or 1d12h")
         #expect(diagnostics("survey a.json\nwait 3h2d\n").first?.message.contains("is not a duration") == true)
