@@ -60,6 +60,17 @@ struct FHIRExpressionSessionTests {
         #expect(session.answer(for: "da") == 8)
         // da once, as a changed; db never (its new value is read by nothing, so nothing more runs).
         #expect(session.state.expressions.evaluations - start == 1)
+        // A variable is kept until what it reads changes: the total evaluates again with one variable.
+        let sum = try sdcSession([
+            fhirItem("a", "integer"), fhirItem("b", "integer"),
+            fhirItem("total", "integer", #""readOnly": true, "# + extensions(
+                sdcExtension("variable", answerOf("a"), name: "va"), sdcExtension("variable", answerOf("b"), name: "vb"), calculated("%va + %vb"))),
+        ])
+        sum.play(.answer("a", 1))
+        let before = sum.state.expressions.evaluations
+        sum.play(.answer("b", 2))
+        #expect(sum.answer(for: "total") == 3)
+        #expect(sum.state.expressions.evaluations - before == 2)
     }
 
     @Test("an enableWhenExpression enables and disables its item: LHC-Forms with its enableWhen, android-fhir alone")

@@ -22,6 +22,9 @@ struct FHIRExpressionMemory: Sendable {
     var computed: [String] = []
     /// How many expressions were evaluated (an instance's, or a variable's), for tests that count work.
     var evaluations = 0
+    /// LHC-Forms: each variable's value by the id of the instance defining it ("" on the Questionnaire), kept
+    /// until something it reads changes.
+    var variables: [Int: [String: FHIRPathCollection]] = [:]
     /// Whether the form is still opening: LHC-Forms runs initialExpressions in every round of its first run.
     var opening = true
 
@@ -183,6 +186,10 @@ struct FHIRExpressions: Sendable {
     /// until neither changes anything.
     private func runLHCForms(_ memory: inout FHIRExpressionMemory, _ evaluation: inout Evaluation, _ pass: inout FHIRExpressionPass) {
         var selected = selection(changedItems(&memory, &evaluation))
+        evaluation.variables = memory.variables
+        evaluation.cachesVariables = true
+        forget(selected, &evaluation)
+        defer { memory.variables = evaluation.variables }
         for index in program.order where selected[index] {
             let node = program.nodes[index]
             guard let item = node.item else { continue }
@@ -217,14 +224,14 @@ struct FHIRExpressions: Sendable {
                     guard case .success(let result) = evaluate(index, at: position, &evaluation) else { continue }
                     let values = FHIRExpressionValues.answers(result, for: definition)
                     memory.calculated[id] = values
-                    if store(values, id, &evaluation) { changed(item, &pass, &selected) }
+                    if store(values, id, &evaluation) { changed(item, &pass, &selected, &evaluation) }
                 case .initial:
                     guard memory.opening, case .success(let result) = evaluate(index, at: position, &evaluation) else { continue }
-                    if store(FHIRExpressionValues.answers(result, for: definition), id, &evaluation) { changed(item, &pass, &selected) }
+                    if store(FHIRExpressionValues.answers(result, for: definition), id, &evaluation) { changed(item, &pass, &selected, &evaluation) }
                 case .answer:
                     // A failure gives no list (`_setItemListFromFHIRPath` with undefined, :764-855).
                     let options = (try? evaluate(index, at: position, &evaluation).get()).map(FHIRExpressionValues.options) ?? []
-                    if setOptions(options, id, &memory, &evaluation, keepAnswers: false) { changed(item, &pass, &selected) }
+                    if setOptions(options, id, &memory, &evaluation, keepAnswers: false) { changed(item, &pass, &selected, &evaluation) }
                 }
             }
         }
@@ -425,9 +432,15 @@ struct FHIRExpressions: Sendable {
         return store(kept, id, &evaluation)
     }
 
-    private func changed(_ item: Int, _ pass: inout FHIRExpressionPass, _ selected: inout [Bool]) {
+    private func changed(_ item: Int, _ pass: inout FHIRExpressionPass, _ selected: inout [Bool], _ evaluation: inout Evaluation) {
         pass.answersChanged = true
         for node in program.readersOfItem[item] { select(node, &selected) }
+        forget(selected, &evaluation)
+    }
+
+    /// Drops the kept values of the variables to be evaluated again.
+    private func forget(_ selected: [Bool], _ evaluation: inout Evaluation) {
+        for variable in evaluation.variables.keys where selected[variable] { evaluation.variables[variable] = nil }
     }
 
     // MARK: evaluating
@@ -478,7 +491,7 @@ struct FHIRExpressions: Sendable {
         var scope = position
         while let current = scope, evaluation.tree.instances[current].item != definer { scope = evaluation.tree.instances[current].parent }
         if definer == nil { scope = nil }
-        let key = scope ?? -1
+        let key = scope.map { evaluation.tree.instances[$0].id } ?? ""
         if let known = evaluation.variables[variable]?[key] { return known }
         var result = (try? evaluate(variable, at: engine == .lhcForms ? scope : nil, &evaluation).get()) ?? []
         if engine == .androidFHIR { result = Array(result.prefix(1)) }
@@ -495,9 +508,13 @@ private struct Evaluation {
     var answers: [String: [FHIR.Value]]
     let withheld: Set<String>
     var response: ResponseView? {
-        didSet { if response == nil { variables = [:] } }
+        // Variables read the response: without a record of what they read, a new response forgets them.
+        didSet { if response == nil, !cachesVariables { variables = [:] } }
     }
-    var variables: [Int: [Int: FHIRPathCollection]] = [:]
+    /// Variable values by node and the id of the instance defining it ("" on the Questionnaire).
+    var variables: [Int: [String: FHIRPathCollection]] = [:]
+    /// Whether variables are kept across changes, forgotten only when what they read changes (LHC-Forms' passes).
+    var cachesVariables = false
     /// The instances whose answers the pass changed, in order.
     var written: [String] = []
     var evaluations = 0
