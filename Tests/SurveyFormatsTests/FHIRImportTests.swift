@@ -26,6 +26,19 @@ struct FHIRImportTests {
         return PayloadImporter(survey: survey, settings: SessionSettings(today: testToday)).importPayload(reading)
     }
 
+    @Test("a value an SDC calculatedExpression computes, read-only, is reproduced by the replay computing it: not listed; a different one is")
+    func calculatedValues() throws {
+        let items = [fhirItem("a", "integer"), fhirItem("double", "integer", #""readOnly": true, "# + extensions(calculated("%resource.item.where(linkId='a').answer.value * 2")))]
+        func response(_ double: Int) -> String {
+            #"{"resourceType": "QuestionnaireResponse", "status": "completed", "item": [{"linkId": "a", "answer": [{"valueInteger": 4}]}, {"linkId": "double", "answer": [{"valueInteger": \#(double)}]}]}"#
+        }
+        let same = try imported(items, response(8))
+        #expect(same.problems.isEmpty)
+        #expect(same.actions == [.answer(question: "a", value: 4), .submit])
+        let other = try imported(items, response(9))
+        #expect(other.problems.count == 1 && other.problems[0].message.contains("read-only"))
+    }
+
     @Test("a response whose questionnaire is a Reference is still read the r4 way under r4: repeating-group siblings are instances; only the c3pro profile reads C3-PRO's way")
     func referenceDoesNotSwitchTheReading() throws {
         let response = #"""

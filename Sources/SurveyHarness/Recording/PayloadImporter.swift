@@ -54,6 +54,9 @@ public struct PayloadImporter {
             return !reading.answers.contains { $0.question == id }
         }
 
+        // Answers the session refuses: listed at the end unless the session computed the same value itself (an
+        // SDC calculated item, read-only, that the replay fills in as the engine did).
+        var refused: [(answer: PayloadReading.Answer, message: String)] = []
         var stalled = false
         // Engines whose Submit is always there (FHIR) still get every answer in, adding group instances for them.
         while !stalled && (!session.isSubmittable || !remaining.isEmpty) {
@@ -67,7 +70,7 @@ public struct PayloadImporter {
                     actions.append(.answer(question: id, value: answer.value))
                     answered = true
                 } else {
-                    problem("'\(id)' = \(CanonicalJSON.compact(answer.value)): the survey refuses it: \(result.outcome.message ?? "")", at: answer)
+                    refused.append((answer, "'\(id)' = \(CanonicalJSON.compact(answer.value)): the survey refuses it: \(result.outcome.message ?? "")"))
                 }
             }
             if session.isSubmittable {
@@ -108,6 +111,7 @@ public struct PayloadImporter {
                 problem("the survey stalls: no question waits and Submit is not shown, and the payload has no answer that moves it on")
             }
         }
+        for (answer, message) in refused where session.answer(for: answer.question) != answer.value { problem(message, at: answer) }
         let expected = Dictionary(reading.answers.map { ($0.question, $0.value) }, uniquingKeysWith: { first, _ in first })
         for id in survey.questionIDs {
             let reproduced = session.answer(for: id)
