@@ -178,6 +178,16 @@ public struct FHIRSurvey: Survey {
 
     public var profiles: [String] { [Self.r4Profile, Self.c3proProfile] }
 
+    /// A trace names the engine the settings choose: the profile with its ResearchKit under c3pro, the R4
+    /// engine (and a `not-equals` reading given apart from it) under r4.
+    public func format(for settings: SessionSettings) -> String {
+        if settings.profile == Self.c3proProfile {
+            return "\(format), profile \(Self.c3proProfile), researchkit \(FHIRC3PROResearchKit(settings).rawValue)"
+        }
+        let notEquals = settings.options[Self.notEqualsOption].map { ", not-equals \($0)" } ?? ""
+        return "\(format), profile \(Self.r4Profile), engine \(FHIREngine.of(settings).rawValue)\(notEquals)"
+    }
+
     /// What stops the engine these settings choose before a respondent sees anything (`problem(with:)` asks
     /// once the profile and options are known). Under c3pro: an item without an R4 type, or ResearchKit
     /// throwing while C3-PRO builds the task (the app stops). Under r4: an STU3-era condition no R4 engine
