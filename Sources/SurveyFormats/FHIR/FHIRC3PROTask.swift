@@ -1,6 +1,6 @@
 import SurveyCore
 
-/// A Questionnaire as C3-PRO turns it into a ResearchKit task (docs/fhir.md, C3-PRO rules T1–T12; C3-PRO
+/// A Questionnaire as C3-PRO turns it into a ResearchKit task (docs/fhir.md, the C3-PRO tables; C3-PRO
 /// `QuestionnairePromise.swift`, `QuestionnaireItemPromise.swift`): the items flattened in document order
 /// into steps, each question item one question step named by its linkId, each group or display item with a
 /// title or text one instruction step, the others transparent. Each step carries its requirements (its
