@@ -192,14 +192,29 @@ struct FHIRC3PROPreparationTests {
         ])
         let rules = FormatRegistry.standard.lint(SourceFile(path: "q.json", text: Self.unnamed)).findings.compactMap(\.rule)
         #expect(rules.contains("c3pro-generated-linkid") && rules.contains("c3pro-missing-type"))
-        // An R4 file still needs a linkId. One without type loads as LHC-Forms renders it (a text box, issue 17), which
-        // the c3pro profile does not simulate.
+        // An R4 file still needs a linkId (every R4 engine refuses it).
         let r4 = fhirLoadErrors(questionnaireText([#"{"type": "string"}"#, fhirItem("a", "boolean")])).map(\.message)
         #expect(r4.count == 1 && r4[0].contains("has no \"linkId\""))
-        let untyped = try loadQuestionnaire(questionnaireText([fhirItem("a", "boolean"), #"{"linkId": "b"}"#]))
-        #expect(untyped.item("b")?.c3pro.typeMissing == false && untyped.problem(with: SessionSettings(profile: "r4")) == nil)
-        #expect(untyped.problem(with: c3proSettings())?.hasPrefix("q.json:1:") == true)
-        #expect(untyped.problem(with: c3proSettings())?.contains(": the c3pro profile does not simulate 'b', an item without an R4 type") == true)
+    }
+
+    // C3-PRO@e5790c52 QuestionnaireItemPromise.swift:317-320 (no type: a text answer format), :313-314 (`default:`, STU3's
+    // `question`: no answer format, an error); smart-on-fhir/Swift-FHIR@3.1.1 Sources/Models/FHIREnum.swift:34-37 (a code
+    // the enum lacks leaves the type nil, an error only strict parsing throws), Sources/Models/Questionnaire.swift:283-285
+    @Test("in an R4 file under c3pro, an item without type or with a code R4 lacks is a text question, and STU3's question type gets no step")
+    func untypedItemsInR4Files() throws {
+        let text = questionnaireText([fhirItem("a", "boolean"), #"{"linkId": "b"}"#, #"{"linkId": "c", "type": "paragraph"}"#, #"{"linkId": "d", "type": "question"}"#])
+        let survey = try loadQuestionnaire(text)
+        #expect(survey.problem(with: c3proSettings()) == nil && survey.problem(with: SessionSettings(profile: "r4")) == nil)
+        let session = try c3proSession(text: text)
+        #expect(session.task.steps.map(\.id) == ["a", "b", "c"])
+        #expect(session.task.steps[1].format == .text(url: false) && session.task.steps[2].format == .text(url: false))
+        #expect(session.startEvents.map { $0.detail?.objectValue?["item"] } == ["d"])
+        #expect(session.startEvents.first?.detail?.objectValue?["message"] == "'d' has STU3's abstract type \"question\", for which C3-PRO has no answer format; it gets no step and the task runs without it")
+        session.play(.answer("a", true), .tapNext, .answer("b", "Ann"), .tapNext, .answer("c", "more"), .submit)
+        #expect(session.responseItems == [
+            ["linkId": "a", "answer": [["valueBoolean": true]]], ["linkId": "b", "answer": [["valueString": "Ann"]]],
+            ["linkId": "c", "answer": [["valueString": "more"]]],
+        ])
     }
 
     // C3-PRO@e5790c52 QuestionnaireItemPromise.swift:189-206 (title: code display, else code, else text; text; c3_stripMultipleSpaces), :102-105

@@ -48,12 +48,4 @@ struct OwlmetryLintTests {
         let findings = rules(#"{"id": "A", "type": "nps", "title": "A", "required": true}, {"id": "b", "type": "x", "title": "", "required": 1}"#)
         #expect(findings == ["owl-schema", "owl-schema", "owl-schema", "owl-schema"])
     }
-
-    @Test("sage-invalid-regex: a textValidator that does not compile")
-    func invalidRegex() {
-        let bad = sageTask([form("a", inputField("x", "string", #""textFieldOptions": {"textValidator": "[a-"}"#))])
-        #expect(lintFindings(bad).findings.compactMap(\.rule) == ["sage-invalid-regex"])
-        let good = sageTask([form("a", inputField("x", "string", #""textFieldOptions": {"textValidator": "[a-z]+"}"#))])
-        #expect(lintFindings(good).findings.isEmpty)
-    }
 }

@@ -167,4 +167,12 @@ struct SageLintTests {
         let both = #"{"version": 1, "questions": [], "submit": {"button_title": "Send", "url": "https://example.com"}}"#
         #expect(formats.filter { $0.recognizes(try! JSONParser.parse(SourceFile(path: "x.json", text: both))) }.map(\.name) == ["surveynative"])
     }
+
+    @Test("sage-invalid-regex: a textValidator that does not compile")
+    func invalidRegex() {
+        let bad = sageTask([form("a", inputField("x", "string", #""textFieldOptions": {"textValidator": "[a-"}"#))])
+        #expect(lintFindings(bad).findings.compactMap(\.rule) == ["sage-invalid-regex"])
+        let good = sageTask([form("a", inputField("x", "string", #""textFieldOptions": {"textValidator": "[a-z]+"}"#))])
+        #expect(lintFindings(good).findings.isEmpty)
+    }
 }

@@ -264,16 +264,18 @@ struct SurveyNativeNavigationTests {
         #expect(session.submittedAnswers == ["a": "Yes"])
     }
 
-    @Test("the last question hidden while active and unanswered is a dead end: no Submit, and a dead_end event")
+    @Test("the last question hidden while active and unanswered is a dead end: no Submit, no current question, and a dead_end event")
     func deadEnd() throws {
         let session = try startSession(select("a"), select("b", showIf: when("a", "equals", "Yes")))
         session.play(.answer("a", "Yes"))
         #expect(session.visibleQuestions == ["a", "b"])
+        #expect(session.currentQuestion == "b")
 
         let result = session.perform(.answer("a", "No"))
         #expect(result.outcome == .ok)
         #expect(result.has(event: "dead_end"))
         #expect(session.visibleQuestions == ["a"])
+        #expect(session.currentQuestion == nil, "the active question is hidden, so nothing on screen is current")
         #expect(!session.isSubmittable)
         #expect(session.perform(.submit).outcome.kind == .rejected)
         #expect(session.perform(.answer("b", "Yes")).outcome.kind == .rejected)

@@ -186,7 +186,7 @@ struct FirstHourTests {
         #expect(!replayed.out.contains("steps 0,"), "\(replayed.out)")
     }
 
-    @Test("the record header gives the day of the recording, not the --today clock")
+    @Test("with --today the record header never presents the --today clock as the day of the recording: it says the clock is set by --today")
     func recordHeader() throws {
         let folder = try TemporaryFolder()
         let survey = try folder.write("s.json", CLIFixtures.survey)

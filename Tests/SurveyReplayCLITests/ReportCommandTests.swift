@@ -151,6 +151,11 @@ struct ReportCommandTests {
         #expect(fuzz.contains("hidden-answer-submitted"))
         #expect(fuzz.contains("sr1-"))
         #expect(fuzz.contains("Taps Submit"))
+        // A failing scenario whose run was written beside its golden awaits review.
+        try project.folder.write("Snapshots/s/smoker.snap.new", "survey smoking.json\n")
+        #expect(project.report().status == 0)
+        #expect(try project.page("index.html").contains(#"<tr data-status="pending">"#))
+        #expect(try project.page("scenarios/s--smoker.html").contains("A .snap.new awaits review: survey-replay review --accept or --reject."))
     }
 
     @Test("test --html, fuzz --html and coverage --html write the site too; test keeps its exit code")

@@ -36,6 +36,16 @@ private final class Project {
 }
 
 @Suite struct TestCommandTests {
+    @Test("a scenario named as the suite prints it is not a path: exit 2, with the path it names and --filter")
+    func aScenarioNameGetsItsPath() throws {
+        let project = try Project()
+        let result = project.test(["s/yes"])
+        #expect(result.status == 2)
+        #expect(result.error.contains("s/yes: error: no such file or folder"))
+        #expect(result.error.contains("hint: did you mean \(project.scenarios)/s/yes.scenario? (--filter s/yes selects scenarios by name)"))
+        #expect(!project.test(["s/nothing"]).error.contains("did you mean"))
+    }
+
     @Test func missingModeRecordsNewGoldensAndPasses() throws {
         let project = try Project()
         let result = project.test()

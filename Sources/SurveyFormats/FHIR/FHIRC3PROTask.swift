@@ -1,6 +1,6 @@
 import SurveyCore
 
-/// A Questionnaire as C3-PRO turns it into a ResearchKit task (docs/fhir.md, C3-PRO rules T1–T12; C3-PRO
+/// A Questionnaire as C3-PRO turns it into a ResearchKit task (docs/fhir.md, the C3-PRO tables; C3-PRO
 /// `QuestionnairePromise.swift`, `QuestionnaireItemPromise.swift`): the items flattened in document order
 /// into steps, each question item one question step named by its linkId, each group or display item with a
 /// title or text one instruction step, the others transparent. Each step carries its requirements (its
@@ -102,6 +102,8 @@ struct FHIRC3PROTask: Sendable {
     /// ResearchKit's limits on a scale (`ORKScaleAnswerFormat validateParameters`): at most 13 steps of 1,
     /// bounds within ±10000.
     static let scaleMaximumSteps = 13
+    /// STU3's abstract item type, which R4 dropped: C3-PRO makes no step of it.
+    static let stu3QuestionType = "question"
     static let scaleBound = 10_000
 
     /// The task's identifier, which the response's `questionnaire` refers to: the id, else the first
@@ -247,6 +249,14 @@ struct FHIRC3PROTask: Sendable {
     private static func format(of item: FHIR.Item, index: Int) -> Result<Format?, Report> {
         func failing(_ message: String, _ rule: String) -> Result<Format?, Report> {
             .failure(Report(item: index, message: message + "; it gets no step and the task runs without it", location: item.location, rule: rule))
+        }
+        if case .lhcTextBox(let written)? = item.rendering, written.flatMap(FHIR.ItemType.init(rawValue:)) == nil {
+            // A type R4 does not have. STU3's abstract `question` falls to C3-PRO's `default:` case; a missing
+            // type, or a code Swift-FHIR's lenient parsing drops, is C3-PRO's text question (read as a string).
+            if written == Self.stu3QuestionType {
+                return failing("'\(item.linkId)' has STU3's abstract type \"question\", for which C3-PRO has no answer format", "c3pro-unsupported-item")
+            }
+            return .success(.text(url: false))
         }
         switch item.type {
         case .group, .display: return .success(nil)

@@ -201,13 +201,23 @@ public struct FHIRSurvey: Survey {
 
     public var profiles: [String] { [Self.r4Profile, Self.c3proProfile] }
 
+    /// A trace names the engine the settings choose: the profile with its ResearchKit under c3pro, the R4
+    /// engine (and a `not-equals` reading given apart from it) under r4.
+    public func format(for settings: SessionSettings) -> String {
+        if settings.profile == Self.c3proProfile {
+            return "\(format), profile \(Self.c3proProfile), researchkit \(FHIRC3PROResearchKit(settings).rawValue)"
+        }
+        let notEquals = settings.options[Self.notEqualsOption].map { ", not-equals \($0)" } ?? ""
+        return "\(format), profile \(Self.r4Profile), engine \(FHIREngine.of(settings).rawValue)\(notEquals)"
+    }
+
     /// What stops the engine these settings choose before a respondent sees anything (`problem(with:)` asks
-    /// once the profile and options are known). Under c3pro: an item without an R4 type, or ResearchKit
-    /// throwing while C3-PRO builds the task (the app stops). Under r4: an STU3-era condition no R4 engine
+    /// once the profile and options are known). Under c3pro: ResearchKit throwing while C3-PRO builds the
+    /// task (the app stops). Under r4: an STU3-era condition no R4 engine
     /// can read, or one naming no item under LHC-Forms (which only an STU3-era file loads with); the R4
     /// engine refusing to render the file; or the form throwing as it opens.
     public func engineProblem(_ settings: SessionSettings) -> String? {
-        if settings.profile == Self.c3proProfile { return c3proProblem() }
+        if settings.profile == Self.c3proProfile { return task().buildFailure.map { "\(file):\($0.location.position): \($0.message)" } }
         let engine = FHIREngine.of(settings)
         if let problem = stu3Problem(under: engine) { return problem }
         switch reading(for: engine) {
@@ -218,20 +228,6 @@ public struct FHIRSurvey: Survey {
             let alternative = others.isEmpty ? "" : " (it renders under \(others.joined(separator: ", ")))"
             return "\(engine.name) does not render this Questionnaire\(alternative):\n" + refusals.diagnostics.map(\.description).joined(separator: "\n")
         }
-    }
-
-    /// What stops the c3pro profile: an item without an R4 type, which loads only because LHC-Forms renders it
-    /// (C3-PRO's reading of it is not simulated; an STU3-era item without a type is C3-PRO's text question and
-    /// has no such rendering), else ResearchKit throwing while C3-PRO builds the task.
-    private func c3proProblem() -> String? {
-        let untyped = items.first { item in
-            guard case .lhcTextBox(let written)? = item.rendering else { return false }
-            return written.flatMap(FHIR.ItemType.init(rawValue:)) == nil
-        }
-        if let untyped {
-            return "\(file):\(untyped.location.position): the c3pro profile does not simulate '\(untyped.linkId)', an item without an R4 type: only LHC-Forms' reading of it is simulated (a text box)"
-        }
-        return task().buildFailure.map { "\(file):\($0.location.position): \($0.message)" }
     }
 
     /// What stops the r4 profile on an STU3-era file (C3-PRO's input), which loads with conditions an R4 engine

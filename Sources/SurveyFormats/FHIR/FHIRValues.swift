@@ -151,8 +151,9 @@ enum FHIRValues {
     }
 
     /// The order of an answer against a condition's value (negative, zero, positive); nil for types without
-    /// an order or of different types. Dates, times and strings compare as text, as android-fhir compares
-    /// their string forms: right for values of one precision (§A1).
+    /// an order or of different types. Dates, times and strings compare as text, the reference's
+    /// recommendation (§A1): right for values of one precision. android-fhir orders dates as instants
+    /// (docs/fhir.md, "Known, not simulated").
     static func compare(_ answer: FHIR.Value, _ expected: FHIR.Value) -> Int? {
         if answer.type.isNumber, expected.type.isNumber, let a = answer.json.numberValue, let b = expected.json.numberValue {
             return a < b ? -1 : (a > b ? 1 : 0)

@@ -23,6 +23,7 @@ public struct SuiteRunner: Sendable {
     public func run(paths: [String], progress: (@Sendable (Int, Int) -> Void)? = nil) -> SuiteResult {
         let roots = paths.isEmpty ? [layout.scenariosRoot] : paths
         var (files, problems) = ScenarioDiscovery.find(roots, extension: "scenario")
+        problems = problems.map(suggestingScenarioPath)
         files.sort()
         var scenarios: [(name: String, path: String)] = []
         var filteredOut: [String] = []
@@ -254,4 +255,18 @@ private final class ParallelState<T: Sendable>: @unchecked Sendable {
     }
 
     var results: [T] { lock.withLock { slots.map { $0! } } }
+}
+
+extension SuiteRunner {
+    /// A path that does not exist but names a scenario as the suite prints it (`fhir-clinic/intake`, with or
+    /// without `.scenario`) gets the path it probably meant, and the option that selects by name.
+    func suggestingScenarioPath(_ problem: Diagnostic) -> Diagnostic {
+        guard let path = problem.file, !path.hasPrefix("/") else { return problem }
+        let name = path.hasSuffix(".scenario") ? String(path.dropLast(".scenario".count)) : path
+        let candidate = layout.scenariosRoot + "/" + name + ".scenario"
+        guard FileManager.default.fileExists(atPath: candidate) else { return problem }
+        var suggested = problem
+        suggested.hint = "did you mean \(InputFiles.normalize(candidate))? (--filter \(name) selects scenarios by name)"
+        return suggested
+    }
 }
