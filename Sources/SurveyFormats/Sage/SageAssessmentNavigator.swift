@@ -89,8 +89,7 @@ extension SageSession {
             if engine.isKotlin {
                 // Kotlin looks every target up among the nodes, marks one earlier in the list as backward, and
                 // otherwise gives the exit direction to any spelling of exit (`Exit`, `EXIT`).
-                let list = survey.children(of: section)
-                if let node = point.node, let to = list.firstIndex(of: node), let from = list.firstIndex(of: previous), to < from {
+                if let node = point.node, let to = survey.position(of: node, in: section), let from = survey.position(of: previous, in: section), to < from {
                     point.direction = "backward"
                 } else if reserved(target) == "exit" {
                     point.direction = "exit"
@@ -272,7 +271,7 @@ extension SageSession {
         let section = open[depth].section
         let result = open[depth].result
         let list = survey.children(of: section)
-        guard let node, let currentIndex = list.firstIndex(of: node) else {
+        guard let node, let currentIndex = survey.position(of: node, in: section) else {
             return result.stepHistory.last.flatMap { survey.child(named: $0.identifier, in: section) } ?? (engine.isKotlin ? list.first : nil)
         }
         guard !result.path.isEmpty else { return currentIndex > 0 ? list[currentIndex - 1] : nil }
@@ -284,7 +283,7 @@ extension SageSession {
         }
         guard let previous = before(last: true) else { return nil }
         if engine.isKotlin { return previous }
-        if let previousIndex = list.firstIndex(of: previous), previousIndex < currentIndex { return previous }
+        if let previousIndex = survey.position(of: previous, in: section), previousIndex < currentIndex { return previous }
         return before(last: false)
     }
 }
