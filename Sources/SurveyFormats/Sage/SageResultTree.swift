@@ -21,6 +21,22 @@ struct SageBranchResult: Sendable {
     }
 }
 
+/// The navigators' results at one moment: the open navigators (the task's first) and the latest state of each
+/// section navigator's result, by instance.
+struct SageNavigators: Sendable {
+    var open: [SageNavigatorState]
+    var branchStates: [Int: SageBranchResult]
+
+    /// The latest state of a section entry's result: its own snapshot, or, where results are shared objects
+    /// (SageResearch 4.4+, AssessmentModel), the state its navigator reached.
+    func resolved(_ entry: SageResultEntry, engine: SageEngine) -> SageBranchResult? {
+        guard case .branch(let snapshot, let instance) = entry.kind else { return nil }
+        guard engine.sharesBranchResults else { return snapshot }
+        if let live = open.first(where: { $0.instance == instance }) { return live.result }
+        return branchStates[instance] ?? snapshot
+    }
+}
+
 /// One entry of a `stepHistory`.
 struct SageResultEntry: Sendable {
     enum Kind: Sendable {

@@ -37,7 +37,9 @@ final class SageSession: SurveySession {
     private(set) var ending: Ending?
     /// The task result once handed to the app (`handleTaskResultReady`, `readyToSave`): later changes are
     /// not in it.
-    private(set) var saved: JSONValue?
+    private(set) var handedOver: SageHandedOverResult?
+    /// Its JSON, written when first read.
+    private var written: JSONValue?
     var cohorts: Set<String> = []
     /// What the action being performed reports.
     var events: [TraceEvent] = []
@@ -127,7 +129,13 @@ final class SageSession: SurveySession {
         return nil
     }
 
-    var payload: JSONValue? { saved }
+    var payload: JSONValue? {
+        guard let handedOver else { return nil }
+        if let written { return written }
+        let json = SageResult(survey: survey, engine: engine, handedOver: handedOver).json
+        written = json
+        return json
+    }
 
     var otherActions: [Action] {
         guard let current else { return [] }
@@ -344,9 +352,9 @@ final class SageSession: SurveySession {
 
     /// Hands the task result to the app once (`handleTaskResultReady`, `readyToSave`).
     func handOver() {
-        guard saved == nil else { return }
+        guard handedOver == nil else { return }
         open[0].result.end = now
-        saved = SageResult(survey: survey, session: self).json
+        handedOver = SageHandedOverResult(results: SageNavigators(open: open, branchStates: branchStates), today: clock.today)
         events.append(TraceEvent("result_saved"))
     }
 
@@ -368,13 +376,9 @@ final class SageSession: SurveySession {
         if let step { unknownTarget = (step, target) }
     }
 
-    /// The latest state of a section entry's result: its own snapshot, or, where results are shared objects
-    /// (SageResearch 4.4+, AssessmentModel), the state its navigator reached.
+    /// The latest state of a section entry's result (`SageNavigators.resolved`).
     func resolved(_ entry: SageResultEntry) -> SageBranchResult? {
-        guard case .branch(let snapshot, let instance) = entry.kind else { return nil }
-        guard engine.sharesBranchResults else { return snapshot }
-        if let live = open.first(where: { $0.instance == instance }) { return live.result }
-        return branchStates[instance] ?? snapshot
+        SageNavigators(open: open, branchStates: branchStates).resolved(entry, engine: engine)
     }
 
     // MARK: the path

@@ -37,7 +37,7 @@ final class SageStepChecker: StepChecker {
                 findings.append(Finding(.engineError, "path-within-history", "the path of '\(navigator.result.identifier)' names '\(stray.identifier)', which has no result"))
             }
         }
-        if session.hasEnded, session.payload == nil, !session.engine.isKotlin {
+        if session.hasEnded, session.handedOver == nil, !session.engine.isKotlin {
             findings.append(Finding(.engineError, "result-once-finished", "the task finished without handing over its result"))
         }
         return findings
@@ -48,7 +48,7 @@ final class SageStepChecker: StepChecker {
         if result.events.contains(where: { $0.name == "result_saved" }), session.engine.keepsHistory {
             findings += abandonedAnswers(session)
         }
-        if action == .back, session.payload != nil, !session.hasEnded {
+        if action == .back, session.handedOver != nil, !session.hasEnded {
             findings.append(
                 Finding(
                     .hazard, "back-after-result-saved",
@@ -167,7 +167,7 @@ final class SageStepChecker: StepChecker {
 
     /// What a respondent sees: the step on screen (or the end, saved or not) and whether Done shows.
     private func describe(_ session: SageSession) -> String {
-        if session.hasEnded { return session.payload == nil ? "the end of the task with nothing saved" : "the end of the task" }
+        if session.hasEnded { return session.handedOver == nil ? "the end of the task with nothing saved" : "the end of the task" }
         return "'\(session.currentQuestion ?? "?")'\(session.isSubmittable ? " with Done" : "")"
     }
 }
