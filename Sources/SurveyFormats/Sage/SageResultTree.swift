@@ -170,6 +170,15 @@ extension SageBranchResult {
         path.isEmpty ? stepHistory.map(\.identifier) : path.map(\.identifier)
     }
 
+    /// Each identifier of `pathIdentifiers` in order, without making the list.
+    func forEachPathIdentifier(_ body: (String) -> Void) {
+        if path.isEmpty {
+            for entry in stepHistory { body(entry.identifier) }
+        } else {
+            for marker in path { body(marker.identifier) }
+        }
+    }
+
     /// `findAnswerResult(with:)` / `findAnswer(with:)`: the first answer result with this identifier,
     /// searching the history from its start (SageResearch up to 4.3) or its end (JsonModel from 1.4.6:
     /// SageResearch 4.4+, AssessmentModel), inside form and section results too.

@@ -45,7 +45,9 @@ final class SageSession: SurveySession {
     var events: [TraceEvent] = []
     /// The rule whose target no navigator had, for the step checker.
     private(set) var unknownTarget: (step: Int, target: String)?
-    private var visible: [Int] = []
+    /// The steps on the path and their fingerprint, worked out when first asked for after an action (sessions
+    /// that only move, as the step checker's shadows, never ask).
+    private var pathCache: (steps: [Int], fingerprint: UInt64)?
 
     /// How the task ended.
     enum Ending: String {
@@ -62,7 +64,6 @@ final class SageSession: SurveySession {
         open = [makeNavigator(section: nil)]
         if engine.isAssessmentModel { assessmentForward(from: nil) } else { researchMoveToNext(from: nil) }
         events = []
-        refreshVisible()
     }
 
     func makeNavigator(section: Int?) -> SageNavigatorState {
@@ -89,7 +90,11 @@ final class SageSession: SurveySession {
 
     var currentVisiblePosition: Int? { current == nil ? nil : visible.lastIndex(of: current!) }
 
-    var visibleFingerprint: UInt64 { StableHash.of(visibleQuestions) }
+    /// A hash of the steps on the path, in order.
+    var visibleFingerprint: UInt64 { path.fingerprint }
+
+    /// The steps on the path.
+    var visible: [Int] { path.steps }
 
     /// Whether the forward button reads Done: it is enabled, and no navigator up the chain has a step after
     /// its current one when looking ahead (rules are not read while peeking).
@@ -169,7 +174,7 @@ final class SageSession: SurveySession {
         case .app(let event): return StepResult(.doesNotFit("SageResearch tasks have no app lifecycle step '\(ScenarioSyntaxName.of(event))'; only wait"))
         }
         if case .doesNotFit = outcome { return StepResult(outcome) }
-        refreshVisible()
+        pathCache = nil
         return StepResult(outcome, events: events)
     }
 
@@ -385,19 +390,19 @@ final class SageSession: SurveySession {
 
     /// The steps on the path, oldest first, ending with the step on screen: the path record of each open
     /// navigator, a section in it standing for the steps of its result's path.
-    private func refreshVisible() {
+    private var path: (steps: [Int], fingerprint: UInt64) {
+        if let pathCache { return pathCache }
         var steps: [Int] = []
-        var walked: Set<Int> = []
+        var walked = [Bool](repeating: false, count: open.count)
         func walk(_ result: SageBranchResult, depth: Int) {
-            if depth < open.count { walked.insert(depth) }
-            for name in pathOf(result) {
-                guard let node = survey.child(named: name, in: result.section) else { continue }
+            if depth < open.count { walked[depth] = true }
+            for node in pathOf(result) {
                 switch node {
                 case .step(let index): steps.append(index)
                 case .section(let index):
                     if depth + 1 < open.count, open[depth + 1].section == index {
                         walk(open[depth + 1].result, depth: depth + 1)
-                    } else if let entry = result.stepHistory.last(where: { $0.identifier == name }), let branch = resolved(entry) {
+                    } else if let entry = result.stepHistory.last(where: { $0.identifier == survey.sections[index].name }), let branch = resolved(entry) {
                         walk(branch, depth: open.count)
                     }
                 }
@@ -405,21 +410,27 @@ final class SageSession: SurveySession {
         }
         // A section still running is in its parent's path only once it ends (SageResearch appends its
         // result then): its steps follow the parent's path.
-        for depth in open.indices where !walked.contains(depth) { walk(open[depth].result, depth: depth) }
+        for depth in open.indices where !walked[depth] { walk(open[depth].result, depth: depth) }
         if let current, steps.last != current { steps.append(current) }
-        visible = steps
+        let made = (steps, steps.reduce(0x5A6E_5041_7468) { StableHash.mix($0 ^ UInt64($1)) })
+        pathCache = made
+        return made
     }
 
-    /// The identifiers of a result's path as the engine walks back along it: SageResearch's path record (or
-    /// history); AssessmentModel's visits with repeats folded to the chain Back would take.
-    private func pathOf(_ result: SageBranchResult) -> [String] {
-        let ids = result.pathIdentifiers
-        guard engine.isAssessmentModel else { return ids }
-        var chain: [String] = []
-        for id in ids {
-            if let earlier = chain.firstIndex(of: id) { chain.removeSubrange((earlier + 1)...) } else { chain.append(id) }
+    /// The nodes of a result's path as the engine walks back along it: SageResearch's path record (or
+    /// history); AssessmentModel's visits with repeats folded to the chain Back would take. Every identifier
+    /// in a result names a child of its navigator.
+    private func pathOf(_ result: SageBranchResult) -> [SageSurvey.Node] {
+        var nodes: [SageSurvey.Node] = []
+        result.forEachPathIdentifier { id in
+            guard let node = survey.child(named: id, in: result.section) else { return }
+            if engine.isAssessmentModel, let earlier = nodes.firstIndex(of: node) {
+                nodes.removeSubrange((earlier + 1)...)
+            } else {
+                nodes.append(node)
+            }
         }
-        return chain
+        return nodes
     }
 }
 
