@@ -45,9 +45,10 @@ final class SageSession: SurveySession {
     var events: [TraceEvent] = []
     /// The rule whose target no navigator had, for the step checker.
     private(set) var unknownTarget: (step: Int, target: String)?
-    /// The steps on the path and their fingerprint, worked out when first asked for after an action (sessions
-    /// that only move, as the step checker's shadows, never ask).
+    /// The steps on the path and their fingerprint, and whether Done shows, worked out when first asked for
+    /// after an action (sessions that only move, as the step checker's shadows, never ask for the path).
     private var pathCache: (steps: [Int], fingerprint: UInt64)?
+    private var submittableCache: Bool?
 
     /// How the task ended.
     enum Ending: String {
@@ -99,8 +100,15 @@ final class SageSession: SurveySession {
     /// Whether the forward button reads Done: it is enabled, and no navigator up the chain has a step after
     /// its current one when looking ahead (rules are not read while peeking).
     var isSubmittable: Bool {
-        guard let current, missingAnswer(current) == nil else { return false }
-        return engine.isAssessmentModel ? !assessmentHasNodeAfter : !researchHasStepAfter
+        if let submittableCache { return submittableCache }
+        let submittable: Bool
+        if let current, missingField(current) == nil {
+            submittable = engine.isAssessmentModel ? !assessmentHasNodeAfter : !researchHasStepAfter
+        } else {
+            submittable = false
+        }
+        submittableCache = submittable
+        return submittable
     }
 
     var hasEnded: Bool { ending != nil }
@@ -175,6 +183,7 @@ final class SageSession: SurveySession {
         }
         if case .doesNotFit = outcome { return StepResult(outcome) }
         pathCache = nil
+        submittableCache = nil
         return StepResult(outcome, events: events)
     }
 
@@ -246,17 +255,20 @@ final class SageSession: SurveySession {
     /// `isOptional || answer != nil`; a v3 question's `isOptional || jsonValue != nil`; AssessmentModel's
     /// `optional || hasSelectedAnswer`).
     func missingAnswer(_ index: Int) -> String? {
+        guard let missing = missingField(index) else { return nil }
         let step = survey.steps[index]
-        guard step.kind == .question, let entry = liveEntry(of: index) else { return nil }
-        let missing: Sage.Field?
-        if survey.generation == .legacy {
-            missing = step.fields.first { field in !field.isOptional && (entry.inputs.first { $0.field == field.id }?.value ?? nil) == nil }
-        } else {
-            missing = step.fields.allSatisfy(\.isOptional) || entry.value != nil ? nil : step.fields.first
-        }
-        guard let field = missing else { return nil }
-        let name = step.fields.count == 1 || survey.generation != .legacy ? "'\(step.id)'" : "'\(field.id)' of '\(step.id)'"
+        let name = step.fields.count == 1 || survey.generation != .legacy ? "'\(step.id)'" : "'\(step.fields[missing].id)' of '\(step.id)'"
         return "\(name) needs an answer: it is not optional\(skipButton(for: index) != nil ? " (skip it instead)" : "")"
+    }
+
+    /// The position of the input whose missing answer disables the forward button, or nil.
+    private func missingField(_ index: Int) -> Int? {
+        guard survey.steps[index].kind == .question, let entry = liveEntry(of: index) else { return nil }
+        let fields = survey.steps[index].fields
+        if survey.generation == .legacy {
+            return fields.firstIndex { field in !field.isOptional && (entry.inputs.first { $0.field == field.id }?.value ?? nil) == nil }
+        }
+        return fields.allSatisfy(\.isOptional) || entry.value != nil ? nil : 0
     }
 
     /// The forward tap: Next, Done (`submit`), or the skip button.

@@ -28,7 +28,7 @@ final class SageStepChecker: StepChecker {
 
     private func invariants(_ session: SageSession) -> [Finding] {
         var findings: [Finding] = []
-        if let current = session.current, !session.visibleQuestions.contains(survey.steps[current].id) {
+        if let current = session.current, !session.visible.contains(current) {
             findings.append(Finding(.engineError, "current-is-visible", "the step on screen '\(survey.steps[current].id)' is not on the path"))
         }
         for navigator in session.open {
@@ -140,10 +140,10 @@ final class SageStepChecker: StepChecker {
         }
         var findings: [Finding] = []
         var diverged: [SageSession] = []
+        let here = Sight(session)
         for shadow in shadows ?? [] {
             _ = shadow.perform(action)
-            let here = describe(session)
-            let there = describe(shadow)
+            let there = Sight(shadow)
             guard here != there else { continue }
             // Past the first difference the two paths are no longer comparable: the shadow stops.
             diverged.append(shadow)
@@ -152,7 +152,7 @@ final class SageStepChecker: StepChecker {
             findings.append(
                 Finding(
                     .hazard, "version-difference",
-                    "after this path \(session.engine.displayName) shows \(here), but \(shadow.engine.displayName) shows \(there)",
+                    "after this path \(session.engine.displayName) shows \(here.description), but \(shadow.engine.displayName) shows \(there.description)",
                     question: session.currentQuestion))
         }
         shadows?.removeAll { shadow in diverged.contains { $0 === shadow } }
@@ -165,9 +165,24 @@ final class SageStepChecker: StepChecker {
         return copy
     }
 
-    /// What a respondent sees: the step on screen (or the end, saved or not) and whether Done shows.
-    private func describe(_ session: SageSession) -> String {
-        if session.hasEnded { return session.handedOver == nil ? "the end of the task with nothing saved" : "the end of the task" }
-        return "'\(session.currentQuestion ?? "?")'\(session.isSubmittable ? " with Done" : "")"
+    /// What a respondent sees: the step on screen (or the end, saved or not) and whether Done shows; put in
+    /// words only for a finding.
+    private struct Sight: Equatable {
+        var ended: Bool
+        var saved: Bool
+        var step: String?
+        var done: Bool
+
+        init(_ session: SageSession) {
+            ended = session.hasEnded
+            saved = ended && session.handedOver != nil
+            step = ended ? nil : session.currentQuestion
+            done = !ended && session.isSubmittable
+        }
+
+        var description: String {
+            if ended { return saved ? "the end of the task" : "the end of the task with nothing saved" }
+            return "'\(step ?? "?")'\(done ? " with Done" : "")"
+        }
     }
 }
