@@ -75,7 +75,7 @@ extension SageSession {
     private func assessmentNodeAfter(_ previous: SageSurvey.Node?) -> AssessmentPoint {
         let section = open[level].section
         guard let previous else {
-            let restored = open[level].result.path.last.flatMap { survey.child(named: $0.identifier, in: section) }
+            let restored = open[level].result.path.last?.node
             return AssessmentPoint(node: restored ?? survey.children(of: section).first)
         }
         var point = AssessmentPoint()
@@ -158,7 +158,7 @@ extension SageSession {
             // only when the last entry is another step's (`appendChildResultIfNeeded`, NodeState.kt:463-469): a
             // step entered from itself (a rule naming its own step) never records the new visit, and its rules
             // read the earlier answer. The path still gains the marker (`moveTo`, NodeState.kt:285-291).
-            open[level].result.mark(name, direction: direction)
+            open[level].result.mark(name, node: .step(index), direction: direction)
             open[level].detached = entry
             events.append(TraceEvent("visit_not_recorded", detail: .string(survey.steps[index].id)))
             show(index)
@@ -272,14 +272,13 @@ extension SageSession {
         let result = open[depth].result
         let list = survey.children(of: section)
         guard let node, let currentIndex = survey.position(of: node, in: section) else {
-            return result.stepHistory.last.flatMap { survey.child(named: $0.identifier, in: section) } ?? (engine.isKotlin ? list.first : nil)
+            return result.stepHistory.last?.node ?? (engine.isKotlin ? list.first : nil)
         }
         guard !result.path.isEmpty else { return currentIndex > 0 ? list[currentIndex - 1] : nil }
-        let name = survey.name(of: node)
         func before(last: Bool) -> SageSurvey.Node? {
-            let forward = { (marker: SagePathMarker) in marker.identifier == name && marker.direction == "forward" }
+            let forward = { (marker: SagePathMarker) in marker.node == node && marker.direction == "forward" }
             guard let index = last ? result.path.lastIndex(where: forward) : result.path.firstIndex(where: forward), index > 0 else { return nil }
-            return survey.child(named: result.path[index - 1].identifier, in: section)
+            return result.path[index - 1].node
         }
         guard let previous = before(last: true) else { return nil }
         if engine.isKotlin { return previous }

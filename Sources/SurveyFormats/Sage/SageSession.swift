@@ -430,12 +430,10 @@ final class SageSession: SurveySession {
     }
 
     /// The nodes of a result's path as the engine walks back along it: SageResearch's path record (or
-    /// history); AssessmentModel's visits with repeats folded to the chain Back would take. Every identifier
-    /// in a result names a child of its navigator.
+    /// history); AssessmentModel's visits with repeats folded to the chain Back would take.
     private func pathOf(_ result: SageBranchResult) -> [SageSurvey.Node] {
         var nodes: [SageSurvey.Node] = []
-        result.forEachPathIdentifier { id in
-            guard let node = survey.child(named: id, in: result.section) else { return }
+        result.forEachPathNode { node in
             if engine.isAssessmentModel, let earlier = nodes.firstIndex(of: node) {
                 nodes.removeSubrange((earlier + 1)...)
             } else {

@@ -32,15 +32,29 @@ final class SageStepChecker: StepChecker {
             findings.append(Finding(.engineError, "current-is-visible", "the step on screen '\(survey.steps[current].id)' is not on the path"))
         }
         for navigator in session.open {
-            let names = Set(navigator.result.stepHistory.map(\.identifier))
-            if let stray = navigator.result.path.first(where: { !names.contains($0.identifier) }) {
-                findings.append(Finding(.engineError, "path-within-history", "the path of '\(navigator.result.identifier)' names '\(stray.identifier)', which has no result"))
+            if let stray = Self.strayMarker(navigator.result) {
+                findings.append(Finding(.engineError, "path-within-history", "the path of '\(navigator.result.identifier)' names '\(stray)', which has no result"))
             }
         }
         if session.hasEnded, session.handedOver == nil, !session.engine.isKotlin {
             findings.append(Finding(.engineError, "result-once-finished", "the task finished without handing over its result"))
         }
         return findings
+    }
+
+    /// A path identifier no entry of the history has. Markers are added with the entries, mostly in the same
+    /// order, so each is searched for from where the one before was found: one pass over both, usually.
+    private static func strayMarker(_ result: SageBranchResult) -> String? {
+        let history = result.stepHistory
+        var cursor = 0
+        for marker in result.path {
+            let matches = { (entry: SageResultEntry) in entry.identifier == marker.identifier }
+            guard let found = history[cursor...].firstIndex(where: matches) ?? history[..<cursor].firstIndex(where: matches) else {
+                return marker.identifier
+            }
+            cursor = found
+        }
+        return nil
     }
 
     private func hazards(_ session: SageSession, after action: Action, result: StepResult) -> [Finding] {
