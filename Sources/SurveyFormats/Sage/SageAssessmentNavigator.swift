@@ -232,7 +232,7 @@ extension SageSession {
     var assessmentCanGoBack: Bool {
         guard let current else { return false }
         let step = survey.steps[current]
-        if assessmentHides(step, \.hidesBack) { return false }
+        if assessmentHides(step, .back) { return false }
         if assessmentPreviousNode(before: .step(current), at: level) != nil { return true }
         guard level > 0, survey.children(of: open[level].section).first == .step(current), let section = open[level - 1].current else { return false }
         return !(open[level].section.map { survey.sections[$0].buttons.hidesBack } ?? false)

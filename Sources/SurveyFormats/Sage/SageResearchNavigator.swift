@@ -314,7 +314,7 @@ extension SageSession {
         guard let current else { return false }
         let step = survey.steps[current]
         if step.buttons.hidesBack { return false }
-        if !step.buttons.definesBack, hides(step, \.hidesBack) { return false }
+        if !step.buttons.definesBack, hides(step, .back) { return false }
         return open.indices.contains { researchStepBefore(open[$0].current, at: $0) != nil }
     }
 

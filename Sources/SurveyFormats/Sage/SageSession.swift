@@ -312,7 +312,7 @@ final class SageSession: SurveySession {
     func skipButton(for index: Int) -> Sage.SkipAction? {
         let step = survey.steps[index]
         if engine.isAssessmentModel {
-            guard step.kind == .question, !assessmentHides(step, \.hidesSkip) else { return nil }
+            guard step.kind == .question, !assessmentHides(step, .skip) else { return nil }
             return step.buttons.skip ?? Sage.SkipAction(isNavigation: false, target: nil, location: step.location)
         }
         guard !step.buttons.hidesSkip else { return nil }
@@ -326,16 +326,16 @@ final class SageSession: SurveySession {
     }
 
     /// Whether AssessmentModel hides a step's Skip or Back button, as this implementation reads it.
-    func assessmentHides(_ step: Sage.Step, _ flag: KeyPath<Sage.Buttons, Bool>) -> Bool {
-        survey.assessmentHides(step, flag, kotlin: engine.isKotlin)
+    func assessmentHides(_ step: Sage.Step, _ button: Sage.Button) -> Bool {
+        survey.assessmentHides(step, button, kotlin: engine.isKotlin)
     }
 
     /// Whether the step, a section around it or the task hides a button.
-    func hides(_ step: Sage.Step, _ flag: KeyPath<Sage.Buttons, Bool>) -> Bool {
-        if step.buttons[keyPath: flag] || survey.buttons[keyPath: flag] { return true }
+    func hides(_ step: Sage.Step, _ button: Sage.Button) -> Bool {
+        if step.buttons.hides(button) || survey.buttons.hides(button) { return true }
         var section = step.section
         while let inner = section {
-            if survey.sections[inner].buttons[keyPath: flag] { return true }
+            if survey.sections[inner].buttons.hides(button) { return true }
             section = survey.sections[inner].parent
         }
         return false

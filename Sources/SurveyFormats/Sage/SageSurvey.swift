@@ -180,8 +180,8 @@ public struct SageSurvey: Survey {
     /// answers for `node === self`), and a completion step always hides Back. Kotlin: Back by the step's own
     /// list (`canGoBack()`; a completion step only shows Back its `actions` name); Android's Skip asks the root's
     /// current child, the section around the step when there is one, and its parents (`hideButton`).
-    func assessmentHides(_ step: Sage.Step, _ flag: KeyPath<Sage.Buttons, Bool>, kotlin: Bool) -> Bool {
-        let isBack = flag == \Sage.Buttons.hidesBack
+    func assessmentHides(_ step: Sage.Step, _ button: Sage.Button, kotlin: Bool) -> Bool {
+        let isBack = button == .back
         if kotlin {
             if isBack { return step.buttons.hidesBack || (step.isCompletion && !step.buttons.definesBack) }
             guard let section = step.section else { return step.buttons.hidesSkip || buttons.hidesSkip }
@@ -193,7 +193,7 @@ public struct SageSurvey: Survey {
             return buttons.hidesSkip
         }
         if isBack, step.isCompletion { return true }
-        if step.buttons[keyPath: flag] { return true }
-        return buttons[keyPath: flag] && child(named: step.name, in: nil) != nil
+        if step.buttons.hides(button) { return true }
+        return buttons.hides(button) && child(named: step.name, in: nil) != nil
     }
 }
