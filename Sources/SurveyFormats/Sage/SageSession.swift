@@ -201,7 +201,7 @@ final class SageSession: SurveySession {
         let step = survey.steps[index]
         guard step.kind == .question else { return .rejected("'\(step.id)' is a \(step.type) step: it takes no answer") }
         var stored: JSONValue? = nil
-        var fields: [String: JSONValue] = [:]
+        var fields = SageFieldValues.none
         if let value {
             if let checkbox = step.skipCheckbox, value == checkbox {
                 // Checking the skip checkbox stores its value, JSON null by default (`SkipCheckboxInputItem`).
@@ -211,7 +211,7 @@ final class SageSession: SurveySession {
                 case .failure(let refusal): return refusal.outcome
                 case .success(let values):
                     fields = values
-                    if step.fields.count == 1, !step.answerIsObject { stored = values[step.fields[0].id] } else if !values.isEmpty { stored = .object(values) }
+                    stored = values.stored
                 }
             }
         }
@@ -220,7 +220,7 @@ final class SageSession: SurveySession {
                 // Each field changed moves its input result to the end (`appendInputResults(with:)`); a field
                 // no longer answered keeps a result without a value.
                 for field in step.fields {
-                    let new = fields[field.id]
+                    let new = fields.value(of: field)
                     let old = entry.inputs.first { $0.field == field.id }
                     guard old == nil ? new != nil : old!.value != new else { continue }
                     entry.inputs.removeAll { $0.field == field.id }
