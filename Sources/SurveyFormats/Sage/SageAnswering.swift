@@ -7,10 +7,9 @@ import SurveyCore
 /// or not matching the text validator fails the engine's own validation, with its error's name.
 extension SageSurvey {
     /// The step's answer split into its fields' values, or why the value does not fit.
-    func fieldValues(_ value: JSONValue, for step: Sage.Step, today: CalendarDate) -> Result<[String: JSONValue], SageRefusal> {
+    func fieldValues(_ value: JSONValue, for step: Sage.Step, today: CalendarDate) -> Result<SageFieldValues, SageRefusal> {
         if step.fields.count == 1, !step.answerIsObject {
-            let field = step.fields[0]
-            return check(value, field: field, today: today).map { [field.id: value] }
+            return check(value, field: step.fields[0], today: today).map { SageFieldValues(only: value) }
         }
         guard let object = value.objectValue else {
             let names = step.fields.map(\.id).joined(separator: ", ")
@@ -25,7 +24,7 @@ extension SageSurvey {
             if case .failure(let refusal) = check(part, field: field, today: today) { return .failure(refusal) }
             values[key] = part
         }
-        return .success(values)
+        return .success(SageFieldValues(byID: values))
     }
 
     private func check(_ value: JSONValue, field: Sage.Field, today: CalendarDate) -> Result<Void, SageRefusal> {
@@ -123,6 +122,20 @@ extension SageSurvey {
 }
 
 /// Why an answer is not taken.
+/// An answer split into its inputs' values: the value of a step with one input (answered with that value,
+/// not an object), else the values by input id.
+struct SageFieldValues {
+    var only: JSONValue?
+    var byID: [String: JSONValue] = [:]
+
+    static let none = SageFieldValues()
+
+    func value(of field: Sage.Field) -> JSONValue? { only ?? byID[field.id] }
+
+    /// What the step's answer result holds.
+    var stored: JSONValue? { only ?? (byID.isEmpty ? nil : .object(byID)) }
+}
+
 enum SageRefusal: Error {
     case rejected(String)
     case validationFailed(String)

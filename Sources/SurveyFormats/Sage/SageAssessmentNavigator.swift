@@ -75,7 +75,7 @@ extension SageSession {
     private func assessmentNodeAfter(_ previous: SageSurvey.Node?) -> AssessmentPoint {
         let section = open[level].section
         guard let previous else {
-            let restored = open[level].result.path.last.flatMap { survey.child(named: $0.identifier, in: section) }
+            let restored = open[level].result.path.last?.node
             return AssessmentPoint(node: restored ?? survey.children(of: section).first)
         }
         var point = AssessmentPoint()
@@ -89,8 +89,7 @@ extension SageSession {
             if engine.isKotlin {
                 // Kotlin looks every target up among the nodes, marks one earlier in the list as backward, and
                 // otherwise gives the exit direction to any spelling of exit (`Exit`, `EXIT`).
-                let list = survey.children(of: section)
-                if let node = point.node, let to = list.firstIndex(of: node), let from = list.firstIndex(of: previous), to < from {
+                if let node = point.node, let to = survey.position(of: node, in: section), let from = survey.position(of: previous, in: section), to < from {
                     point.direction = "backward"
                 } else if reserved(target) == "exit" {
                     point.direction = "exit"
@@ -159,7 +158,7 @@ extension SageSession {
             // only when the last entry is another step's (`appendChildResultIfNeeded`, NodeState.kt:463-469): a
             // step entered from itself (a rule naming its own step) never records the new visit, and its rules
             // read the earlier answer. The path still gains the marker (`moveTo`, NodeState.kt:285-291).
-            open[level].result.mark(name, direction: direction)
+            open[level].result.mark(name, node: .step(index), direction: direction)
             open[level].detached = entry
             events.append(TraceEvent("visit_not_recorded", detail: .string(survey.steps[index].id)))
             show(index)
@@ -233,7 +232,7 @@ extension SageSession {
     var assessmentCanGoBack: Bool {
         guard let current else { return false }
         let step = survey.steps[current]
-        if assessmentHides(step, \.hidesBack) { return false }
+        if assessmentHides(step, .back) { return false }
         if assessmentPreviousNode(before: .step(current), at: level) != nil { return true }
         guard level > 0, survey.children(of: open[level].section).first == .step(current), let section = open[level - 1].current else { return false }
         return !(open[level].section.map { survey.sections[$0].buttons.hidesBack } ?? false)
@@ -272,19 +271,18 @@ extension SageSession {
         let section = open[depth].section
         let result = open[depth].result
         let list = survey.children(of: section)
-        guard let node, let currentIndex = list.firstIndex(of: node) else {
-            return result.stepHistory.last.flatMap { survey.child(named: $0.identifier, in: section) } ?? (engine.isKotlin ? list.first : nil)
+        guard let node, let currentIndex = survey.position(of: node, in: section) else {
+            return result.stepHistory.last?.node ?? (engine.isKotlin ? list.first : nil)
         }
         guard !result.path.isEmpty else { return currentIndex > 0 ? list[currentIndex - 1] : nil }
-        let name = survey.name(of: node)
         func before(last: Bool) -> SageSurvey.Node? {
-            let forward = { (marker: SagePathMarker) in marker.identifier == name && marker.direction == "forward" }
+            let forward = { (marker: SagePathMarker) in marker.node == node && marker.direction == "forward" }
             guard let index = last ? result.path.lastIndex(where: forward) : result.path.firstIndex(where: forward), index > 0 else { return nil }
-            return survey.child(named: result.path[index - 1].identifier, in: section)
+            return result.path[index - 1].node
         }
         guard let previous = before(last: true) else { return nil }
         if engine.isKotlin { return previous }
-        if let previousIndex = list.firstIndex(of: previous), previousIndex < currentIndex { return previous }
+        if let previousIndex = survey.position(of: previous, in: section), previousIndex < currentIndex { return previous }
         return before(last: false)
     }
 }

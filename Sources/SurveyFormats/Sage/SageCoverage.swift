@@ -33,10 +33,10 @@ struct SageCoverageLayout: Sendable {
         recorder.decision(decision, outcome: taken, leaves: [taken ? .true : .false])
     }
 
-    func recordAnswer(_ values: [String: JSONValue], at step: Int, survey: SageSurvey, _ recorder: CoverageRecorder) {
+    func recordAnswer(_ values: SageFieldValues, at step: Int, survey: SageSurvey, _ recorder: CoverageRecorder) {
         if let question = questionOfStep[step] { recorder.answered(question) }
         for (position, field) in survey.steps[step].fields.enumerated() {
-            guard let value = values[field.id], let choices = field.choices else { continue }
+            guard let value = values.value(of: field), let choices = field.choices else { continue }
             for picked in value.arrayValue ?? [value] {
                 if let choice = choices.firstIndex(where: { $0.value == picked }) { recorder.choice(firstChoice[step][position] + choice) }
             }

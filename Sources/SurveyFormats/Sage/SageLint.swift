@@ -170,7 +170,7 @@ enum SageLint {
     /// `shouldHideActions` its own way, see `SageSession.assessmentHides`).
     private static func skippable(_ step: Sage.Step, in survey: SageSurvey) -> Bool {
         if survey.generation == .assessment {
-            return !survey.assessmentHides(step, \.hidesSkip, kotlin: false) || !survey.assessmentHides(step, \.hidesSkip, kotlin: true)
+            return !survey.assessmentHides(step, .skip, kotlin: false) || !survey.assessmentHides(step, .skip, kotlin: true)
         }
         return !step.buttons.hidesSkip && (step.buttons.skip != nil || survey.buttons.skip != nil || step.skipCheckbox != nil)
     }

@@ -159,6 +159,19 @@ public enum Sage {
         public var definesBack = false
 
         public static let none = Buttons()
+
+        /// Whether `shouldHideActions` names the button.
+        public func hides(_ button: Button) -> Bool {
+            switch button {
+            case .skip: hidesSkip
+            case .back: hidesBack
+            }
+        }
+    }
+
+    /// The buttons `shouldHideActions` can hide that the simulation reads.
+    public enum Button: Sendable {
+        case skip, back
     }
 
     public struct SkipAction: Sendable {

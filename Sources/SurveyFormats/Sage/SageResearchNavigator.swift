@@ -118,8 +118,7 @@ extension SageSession {
     /// section's result: how a rule inside a section reaches a step of the parent.
     private func researchSectionNextIdentifier(_ section: Int, parent: SageBranchResult, peeking: Bool) -> String? {
         guard let entry = parent.firstResult(survey.sections[section].name), let branch = resolved(entry),
-            let last = branch.path.last?.identifier ?? branch.stepHistory.last?.identifier,
-            let node = survey.child(named: last, in: section)
+            let node = branch.path.last?.node ?? branch.stepHistory.last?.node
         else { return nil }
         return researchNextIdentifier(after: node, section: section, result: branch, peeking: peeking, record: false)
     }
@@ -315,7 +314,7 @@ extension SageSession {
         guard let current else { return false }
         let step = survey.steps[current]
         if step.buttons.hidesBack { return false }
-        if !step.buttons.definesBack, hides(step, \.hidesBack) { return false }
+        if !step.buttons.definesBack, hides(step, .back) { return false }
         return open.indices.contains { researchStepBefore(open[$0].current, at: $0) != nil }
     }
 
@@ -323,15 +322,18 @@ extension SageSession {
     /// when it has any, else the step history); when the current one is not in it, the path's last node.
     private func researchStepBefore(_ node: SageSurvey.Node?, at depth: Int) -> SageSurvey.Node? {
         guard let node else { return nil }
-        let ids = open[depth].result.pathIdentifiers
-        let name = survey.name(of: node)
-        let before: String?
-        if let last = ids.lastIndex(of: name) {
-            before = last > 0 ? ids[last - 1] : nil
-        } else {
-            before = ids.last
+        var before: SageSurvey.Node?
+        var found = false
+        // The node before the current one's last occurrence: the one before each occurrence, the last kept.
+        var previous: SageSurvey.Node?
+        open[depth].result.forEachPathNode { pathNode in
+            if pathNode == node {
+                before = previous
+                found = true
+            }
+            previous = pathNode
         }
-        return before.flatMap { survey.child(named: $0, in: open[depth].section) }
+        return found ? before : previous
     }
 
     /// `goBack()`: in the lowest navigator with a step before its current child (leaving the sections

@@ -6,11 +6,10 @@ import SurveyCore
 /// Dates come from the scenario clock; the run UUID is a hash of the task and the day.
 struct SageResult {
     let survey: SageSurvey
-    let session: SageSession
+    let engine: SageEngine
+    let handedOver: SageHandedOverResult
 
-    var engine: SageEngine { session.engine }
-
-    var json: JSONValue { branch(session.open[0].result, isTask: true) }
+    var json: JSONValue { branch(handedOver.results.open[0].result, isTask: true) }
 
     /// A task or section result: `RSDTaskResultObject` (2.x/3.x with `schemaInfo`, 4.0–4.3 with the
     /// assessment identifiers), JsonModel's `AssessmentResultObject` / `BranchNodeResultObject`.
@@ -63,7 +62,7 @@ struct SageResult {
         let step = entry.step.map { survey.steps[$0] }
         switch entry.kind {
         case .branch:
-            return session.resolved(entry).map { branch($0, isTask: false) } ?? .null
+            return handedOver.results.resolved(entry, engine: engine).map { branch($0, isTask: false) } ?? .null
         case .base:
             object["type"] = "base"
         case .collection:
@@ -128,12 +127,12 @@ struct SageResult {
     }
 
     private func stamp(_ elapsed: Int) -> String {
-        ScenarioClock(today: session.clock.today, elapsed: elapsed).timestamp(zulu: false)
+        ScenarioClock(today: handedOver.today, elapsed: elapsed).timestamp(zulu: false)
     }
 
     /// A fixed run id made from the task and the day, so that payloads are the same on every replay.
     private var runUUID: String {
-        let first = StableHash.of([survey.identifier, session.clock.today.description])
+        let first = StableHash.of([survey.identifier, handedOver.today.description])
         let text = [first, StableHash.mix(first)].map { part in
             let hex = String(part, radix: 16, uppercase: true)
             return String(repeating: "0", count: 16 - hex.count) + hex
@@ -145,4 +144,12 @@ struct SageResult {
         }
         return uuid
     }
+}
+
+/// The results as they stood when the task result was handed to the app: later changes are not in it. The
+/// JSON is written from it only when someone reads the payload (walks and the step checker's shadow sessions
+/// never do), and the copies it holds are shared with the session until the session changes them.
+struct SageHandedOverResult: Sendable {
+    let results: SageNavigators
+    let today: CalendarDate
 }

@@ -21,6 +21,22 @@ struct SageBranchResult: Sendable {
     }
 }
 
+/// The navigators' results at one moment: the open navigators (the task's first) and the latest state of each
+/// section navigator's result, by instance.
+struct SageNavigators: Sendable {
+    var open: [SageNavigatorState]
+    var branchStates: [Int: SageBranchResult]
+
+    /// The latest state of a section entry's result: its own snapshot, or, where results are shared objects
+    /// (SageResearch 4.4+, AssessmentModel), the state its navigator reached.
+    func resolved(_ entry: SageResultEntry, engine: SageEngine) -> SageBranchResult? {
+        guard case .branch(let snapshot, let instance) = entry.kind else { return nil }
+        guard engine.sharesBranchResults else { return snapshot }
+        if let live = open.first(where: { $0.instance == instance }) { return live.result }
+        return branchStates[instance] ?? snapshot
+    }
+}
+
 /// One entry of a `stepHistory`.
 struct SageResultEntry: Sendable {
     enum Kind: Sendable {
@@ -72,6 +88,15 @@ struct SageResultEntry: Sendable {
     }
 }
 
+extension SageResultEntry {
+    /// The child of its navigator the entry is the result of: its step, or its section.
+    var node: SageSurvey.Node {
+        if let step { return .step(step) }
+        guard case .branch(let result, _) = kind, let section = result.section else { preconditionFailure("a result entry of neither a step nor a section") }
+        return .section(section)
+    }
+}
+
 extension SageResultEntry.Kind {
     var isAnswer: Bool {
         if case .answer = self { return true }
@@ -79,12 +104,16 @@ extension SageResultEntry.Kind {
     }
 }
 
-/// A path marker: `nodePath` holds only identifiers, JsonModel's `path` identifiers with a direction.
+/// A path marker: `nodePath` holds only identifiers, JsonModel's `path` identifiers with a direction. It
+/// keeps the node its identifier names in the navigator, so that walking the path looks nothing up.
 struct SagePathMarker: Sendable, Equatable {
     var identifier: String
+    var node: SageSurvey.Node
     var direction: String
 
-    static func forward(_ identifier: String) -> SagePathMarker { SagePathMarker(identifier: identifier, direction: "forward") }
+    static func forward(_ entry: SageResultEntry) -> SagePathMarker {
+        SagePathMarker(identifier: entry.identifier, node: entry.node, direction: "forward")
+    }
 }
 
 /// What `findAnswer` / `findAnswerResult` found.
@@ -113,14 +142,14 @@ extension SageBranchResult {
         switch engine.pathRecord {
         case .none: break
         case .nodePath:
-            if path.last?.identifier != entry.identifier { path.append(.forward(entry.identifier)) }
-        case .markers: mark(entry.identifier, direction: direction)
+            if path.last?.identifier != entry.identifier { path.append(.forward(entry)) }
+        case .markers: mark(entry.identifier, node: entry.node, direction: direction)
         }
     }
 
     /// Adds a `path` marker unless the path already ends with it.
-    mutating func mark(_ identifier: String, direction: String) {
-        let marker = SagePathMarker(identifier: identifier, direction: direction)
+    mutating func mark(_ identifier: String, node: SageSurvey.Node, direction: String) {
+        let marker = SagePathMarker(identifier: identifier, node: node, direction: direction)
         if path.last != marker { path.append(marker) }
     }
 
@@ -152,6 +181,15 @@ extension SageBranchResult {
     /// the step history (SageResearch's `_step(before:)`).
     var pathIdentifiers: [String] {
         path.isEmpty ? stepHistory.map(\.identifier) : path.map(\.identifier)
+    }
+
+    /// The node of each of `pathIdentifiers`, in order, without making the list.
+    func forEachPathNode(_ body: (SageSurvey.Node) -> Void) {
+        if path.isEmpty {
+            for entry in stepHistory { body(entry.node) }
+        } else {
+            for marker in path { body(marker.node) }
+        }
     }
 
     /// `findAnswerResult(with:)` / `findAnswer(with:)`: the first answer result with this identifier,

@@ -37,13 +37,18 @@ final class SageSession: SurveySession {
     private(set) var ending: Ending?
     /// The task result once handed to the app (`handleTaskResultReady`, `readyToSave`): later changes are
     /// not in it.
-    private(set) var saved: JSONValue?
+    private(set) var handedOver: SageHandedOverResult?
+    /// Its JSON, written when first read.
+    private var written: JSONValue?
     var cohorts: Set<String> = []
     /// What the action being performed reports.
     var events: [TraceEvent] = []
     /// The rule whose target no navigator had, for the step checker.
     private(set) var unknownTarget: (step: Int, target: String)?
-    private var visible: [Int] = []
+    /// The steps on the path and their fingerprint, and whether Done shows, worked out when first asked for
+    /// after an action (sessions that only move, as the step checker's shadows, never ask for the path).
+    private var pathCache: (steps: [Int], fingerprint: UInt64)?
+    private var submittableCache: Bool?
 
     /// How the task ended.
     enum Ending: String {
@@ -60,7 +65,6 @@ final class SageSession: SurveySession {
         open = [makeNavigator(section: nil)]
         if engine.isAssessmentModel { assessmentForward(from: nil) } else { researchMoveToNext(from: nil) }
         events = []
-        refreshVisible()
     }
 
     func makeNavigator(section: Int?) -> SageNavigatorState {
@@ -87,13 +91,24 @@ final class SageSession: SurveySession {
 
     var currentVisiblePosition: Int? { current == nil ? nil : visible.lastIndex(of: current!) }
 
-    var visibleFingerprint: UInt64 { StableHash.of(visibleQuestions) }
+    /// A hash of the steps on the path, in order.
+    var visibleFingerprint: UInt64 { path.fingerprint }
+
+    /// The steps on the path.
+    var visible: [Int] { path.steps }
 
     /// Whether the forward button reads Done: it is enabled, and no navigator up the chain has a step after
     /// its current one when looking ahead (rules are not read while peeking).
     var isSubmittable: Bool {
-        guard let current, missingAnswer(current) == nil else { return false }
-        return engine.isAssessmentModel ? !assessmentHasNodeAfter : !researchHasStepAfter
+        if let submittableCache { return submittableCache }
+        let submittable: Bool
+        if let current, missingField(current) == nil {
+            submittable = engine.isAssessmentModel ? !assessmentHasNodeAfter : !researchHasStepAfter
+        } else {
+            submittable = false
+        }
+        submittableCache = submittable
+        return submittable
     }
 
     var hasEnded: Bool { ending != nil }
@@ -127,7 +142,13 @@ final class SageSession: SurveySession {
         return nil
     }
 
-    var payload: JSONValue? { saved }
+    var payload: JSONValue? {
+        guard let handedOver else { return nil }
+        if let written { return written }
+        let json = SageResult(survey: survey, engine: engine, handedOver: handedOver).json
+        written = json
+        return json
+    }
 
     var otherActions: [Action] {
         guard let current else { return [] }
@@ -161,7 +182,8 @@ final class SageSession: SurveySession {
         case .app(let event): return StepResult(.doesNotFit("SageResearch tasks have no app lifecycle step '\(ScenarioSyntaxName.of(event))'; only wait"))
         }
         if case .doesNotFit = outcome { return StepResult(outcome) }
-        refreshVisible()
+        pathCache = nil
+        submittableCache = nil
         return StepResult(outcome, events: events)
     }
 
@@ -179,7 +201,7 @@ final class SageSession: SurveySession {
         let step = survey.steps[index]
         guard step.kind == .question else { return .rejected("'\(step.id)' is a \(step.type) step: it takes no answer") }
         var stored: JSONValue? = nil
-        var fields: [String: JSONValue] = [:]
+        var fields = SageFieldValues.none
         if let value {
             if let checkbox = step.skipCheckbox, value == checkbox {
                 // Checking the skip checkbox stores its value, JSON null by default (`SkipCheckboxInputItem`).
@@ -189,7 +211,7 @@ final class SageSession: SurveySession {
                 case .failure(let refusal): return refusal.outcome
                 case .success(let values):
                     fields = values
-                    if step.fields.count == 1, !step.answerIsObject { stored = values[step.fields[0].id] } else if !values.isEmpty { stored = .object(values) }
+                    stored = values.stored
                 }
             }
         }
@@ -198,7 +220,7 @@ final class SageSession: SurveySession {
                 // Each field changed moves its input result to the end (`appendInputResults(with:)`); a field
                 // no longer answered keeps a result without a value.
                 for field in step.fields {
-                    let new = fields[field.id]
+                    let new = fields.value(of: field)
                     let old = entry.inputs.first { $0.field == field.id }
                     guard old == nil ? new != nil : old!.value != new else { continue }
                     entry.inputs.removeAll { $0.field == field.id }
@@ -233,17 +255,20 @@ final class SageSession: SurveySession {
     /// `isOptional || answer != nil`; a v3 question's `isOptional || jsonValue != nil`; AssessmentModel's
     /// `optional || hasSelectedAnswer`).
     func missingAnswer(_ index: Int) -> String? {
+        guard let missing = missingField(index) else { return nil }
         let step = survey.steps[index]
-        guard step.kind == .question, let entry = liveEntry(of: index) else { return nil }
-        let missing: Sage.Field?
-        if survey.generation == .legacy {
-            missing = step.fields.first { field in !field.isOptional && (entry.inputs.first { $0.field == field.id }?.value ?? nil) == nil }
-        } else {
-            missing = step.fields.allSatisfy(\.isOptional) || entry.value != nil ? nil : step.fields.first
-        }
-        guard let field = missing else { return nil }
-        let name = step.fields.count == 1 || survey.generation != .legacy ? "'\(step.id)'" : "'\(field.id)' of '\(step.id)'"
+        let name = step.fields.count == 1 || survey.generation != .legacy ? "'\(step.id)'" : "'\(step.fields[missing].id)' of '\(step.id)'"
         return "\(name) needs an answer: it is not optional\(skipButton(for: index) != nil ? " (skip it instead)" : "")"
+    }
+
+    /// The position of the input whose missing answer disables the forward button, or nil.
+    private func missingField(_ index: Int) -> Int? {
+        guard survey.steps[index].kind == .question, let entry = liveEntry(of: index) else { return nil }
+        let fields = survey.steps[index].fields
+        if survey.generation == .legacy {
+            return fields.firstIndex { field in !field.isOptional && (entry.inputs.first { $0.field == field.id }?.value ?? nil) == nil }
+        }
+        return fields.allSatisfy(\.isOptional) || entry.value != nil ? nil : 0
     }
 
     /// The forward tap: Next, Done (`submit`), or the skip button.
@@ -287,7 +312,7 @@ final class SageSession: SurveySession {
     func skipButton(for index: Int) -> Sage.SkipAction? {
         let step = survey.steps[index]
         if engine.isAssessmentModel {
-            guard step.kind == .question, !assessmentHides(step, \.hidesSkip) else { return nil }
+            guard step.kind == .question, !assessmentHides(step, .skip) else { return nil }
             return step.buttons.skip ?? Sage.SkipAction(isNavigation: false, target: nil, location: step.location)
         }
         guard !step.buttons.hidesSkip else { return nil }
@@ -301,16 +326,16 @@ final class SageSession: SurveySession {
     }
 
     /// Whether AssessmentModel hides a step's Skip or Back button, as this implementation reads it.
-    func assessmentHides(_ step: Sage.Step, _ flag: KeyPath<Sage.Buttons, Bool>) -> Bool {
-        survey.assessmentHides(step, flag, kotlin: engine.isKotlin)
+    func assessmentHides(_ step: Sage.Step, _ button: Sage.Button) -> Bool {
+        survey.assessmentHides(step, button, kotlin: engine.isKotlin)
     }
 
     /// Whether the step, a section around it or the task hides a button.
-    func hides(_ step: Sage.Step, _ flag: KeyPath<Sage.Buttons, Bool>) -> Bool {
-        if step.buttons[keyPath: flag] || survey.buttons[keyPath: flag] { return true }
+    func hides(_ step: Sage.Step, _ button: Sage.Button) -> Bool {
+        if step.buttons.hides(button) || survey.buttons.hides(button) { return true }
         var section = step.section
         while let inner = section {
-            if survey.sections[inner].buttons[keyPath: flag] { return true }
+            if survey.sections[inner].buttons.hides(button) { return true }
             section = survey.sections[inner].parent
         }
         return false
@@ -344,9 +369,9 @@ final class SageSession: SurveySession {
 
     /// Hands the task result to the app once (`handleTaskResultReady`, `readyToSave`).
     func handOver() {
-        guard saved == nil else { return }
+        guard handedOver == nil else { return }
         open[0].result.end = now
-        saved = SageResult(survey: survey, session: self).json
+        handedOver = SageHandedOverResult(results: SageNavigators(open: open, branchStates: branchStates), today: clock.today)
         events.append(TraceEvent("result_saved"))
     }
 
@@ -368,32 +393,28 @@ final class SageSession: SurveySession {
         if let step { unknownTarget = (step, target) }
     }
 
-    /// The latest state of a section entry's result: its own snapshot, or, where results are shared objects
-    /// (SageResearch 4.4+, AssessmentModel), the state its navigator reached.
+    /// The latest state of a section entry's result (`SageNavigators.resolved`).
     func resolved(_ entry: SageResultEntry) -> SageBranchResult? {
-        guard case .branch(let snapshot, let instance) = entry.kind else { return nil }
-        guard engine.sharesBranchResults else { return snapshot }
-        if let live = open.first(where: { $0.instance == instance }) { return live.result }
-        return branchStates[instance] ?? snapshot
+        SageNavigators(open: open, branchStates: branchStates).resolved(entry, engine: engine)
     }
 
     // MARK: the path
 
     /// The steps on the path, oldest first, ending with the step on screen: the path record of each open
     /// navigator, a section in it standing for the steps of its result's path.
-    private func refreshVisible() {
+    private var path: (steps: [Int], fingerprint: UInt64) {
+        if let pathCache { return pathCache }
         var steps: [Int] = []
-        var walked: Set<Int> = []
+        var walked = [Bool](repeating: false, count: open.count)
         func walk(_ result: SageBranchResult, depth: Int) {
-            if depth < open.count { walked.insert(depth) }
-            for name in pathOf(result) {
-                guard let node = survey.child(named: name, in: result.section) else { continue }
+            if depth < open.count { walked[depth] = true }
+            for node in pathOf(result) {
                 switch node {
                 case .step(let index): steps.append(index)
                 case .section(let index):
                     if depth + 1 < open.count, open[depth + 1].section == index {
                         walk(open[depth + 1].result, depth: depth + 1)
-                    } else if let entry = result.stepHistory.last(where: { $0.identifier == name }), let branch = resolved(entry) {
+                    } else if let entry = result.stepHistory.last(where: { $0.identifier == survey.sections[index].name }), let branch = resolved(entry) {
                         walk(branch, depth: open.count)
                     }
                 }
@@ -401,21 +422,25 @@ final class SageSession: SurveySession {
         }
         // A section still running is in its parent's path only once it ends (SageResearch appends its
         // result then): its steps follow the parent's path.
-        for depth in open.indices where !walked.contains(depth) { walk(open[depth].result, depth: depth) }
+        for depth in open.indices where !walked[depth] { walk(open[depth].result, depth: depth) }
         if let current, steps.last != current { steps.append(current) }
-        visible = steps
+        let made = (steps, steps.reduce(0x5A6E_5041_7468) { StableHash.mix($0 ^ UInt64($1)) })
+        pathCache = made
+        return made
     }
 
-    /// The identifiers of a result's path as the engine walks back along it: SageResearch's path record (or
+    /// The nodes of a result's path as the engine walks back along it: SageResearch's path record (or
     /// history); AssessmentModel's visits with repeats folded to the chain Back would take.
-    private func pathOf(_ result: SageBranchResult) -> [String] {
-        let ids = result.pathIdentifiers
-        guard engine.isAssessmentModel else { return ids }
-        var chain: [String] = []
-        for id in ids {
-            if let earlier = chain.firstIndex(of: id) { chain.removeSubrange((earlier + 1)...) } else { chain.append(id) }
+    private func pathOf(_ result: SageBranchResult) -> [SageSurvey.Node] {
+        var nodes: [SageSurvey.Node] = []
+        result.forEachPathNode { node in
+            if engine.isAssessmentModel, let earlier = nodes.firstIndex(of: node) {
+                nodes.removeSubrange((earlier + 1)...)
+            } else {
+                nodes.append(node)
+            }
         }
-        return chain
+        return nodes
     }
 }
 

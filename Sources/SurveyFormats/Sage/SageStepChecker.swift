@@ -28,19 +28,33 @@ final class SageStepChecker: StepChecker {
 
     private func invariants(_ session: SageSession) -> [Finding] {
         var findings: [Finding] = []
-        if let current = session.current, !session.visibleQuestions.contains(survey.steps[current].id) {
+        if let current = session.current, !session.visible.contains(current) {
             findings.append(Finding(.engineError, "current-is-visible", "the step on screen '\(survey.steps[current].id)' is not on the path"))
         }
         for navigator in session.open {
-            let names = Set(navigator.result.stepHistory.map(\.identifier))
-            if let stray = navigator.result.path.first(where: { !names.contains($0.identifier) }) {
-                findings.append(Finding(.engineError, "path-within-history", "the path of '\(navigator.result.identifier)' names '\(stray.identifier)', which has no result"))
+            if let stray = Self.strayMarker(navigator.result) {
+                findings.append(Finding(.engineError, "path-within-history", "the path of '\(navigator.result.identifier)' names '\(stray)', which has no result"))
             }
         }
-        if session.hasEnded, session.payload == nil, !session.engine.isKotlin {
+        if session.hasEnded, session.handedOver == nil, !session.engine.isKotlin {
             findings.append(Finding(.engineError, "result-once-finished", "the task finished without handing over its result"))
         }
         return findings
+    }
+
+    /// A path identifier no entry of the history has. Markers are added with the entries, mostly in the same
+    /// order, so each is searched for from where the one before was found: one pass over both, usually.
+    private static func strayMarker(_ result: SageBranchResult) -> String? {
+        let history = result.stepHistory
+        var cursor = 0
+        for marker in result.path {
+            let matches = { (entry: SageResultEntry) in entry.identifier == marker.identifier }
+            guard let found = history[cursor...].firstIndex(where: matches) ?? history[..<cursor].firstIndex(where: matches) else {
+                return marker.identifier
+            }
+            cursor = found
+        }
+        return nil
     }
 
     private func hazards(_ session: SageSession, after action: Action, result: StepResult) -> [Finding] {
@@ -48,7 +62,7 @@ final class SageStepChecker: StepChecker {
         if result.events.contains(where: { $0.name == "result_saved" }), session.engine.keepsHistory {
             findings += abandonedAnswers(session)
         }
-        if action == .back, session.payload != nil, !session.hasEnded {
+        if action == .back, session.handedOver != nil, !session.hasEnded {
             findings.append(
                 Finding(
                     .hazard, "back-after-result-saved",
@@ -140,10 +154,10 @@ final class SageStepChecker: StepChecker {
         }
         var findings: [Finding] = []
         var diverged: [SageSession] = []
+        let here = Sight(session)
         for shadow in shadows ?? [] {
             _ = shadow.perform(action)
-            let here = describe(session)
-            let there = describe(shadow)
+            let there = Sight(shadow)
             guard here != there else { continue }
             // Past the first difference the two paths are no longer comparable: the shadow stops.
             diverged.append(shadow)
@@ -152,7 +166,7 @@ final class SageStepChecker: StepChecker {
             findings.append(
                 Finding(
                     .hazard, "version-difference",
-                    "after this path \(session.engine.displayName) shows \(here), but \(shadow.engine.displayName) shows \(there)",
+                    "after this path \(session.engine.displayName) shows \(here.description), but \(shadow.engine.displayName) shows \(there.description)",
                     question: session.currentQuestion))
         }
         shadows?.removeAll { shadow in diverged.contains { $0 === shadow } }
@@ -165,9 +179,24 @@ final class SageStepChecker: StepChecker {
         return copy
     }
 
-    /// What a respondent sees: the step on screen (or the end, saved or not) and whether Done shows.
-    private func describe(_ session: SageSession) -> String {
-        if session.hasEnded { return session.payload == nil ? "the end of the task with nothing saved" : "the end of the task" }
-        return "'\(session.currentQuestion ?? "?")'\(session.isSubmittable ? " with Done" : "")"
+    /// What a respondent sees: the step on screen (or the end, saved or not) and whether Done shows; put in
+    /// words only for a finding.
+    private struct Sight: Equatable {
+        var ended: Bool
+        var saved: Bool
+        var step: String?
+        var done: Bool
+
+        init(_ session: SageSession) {
+            ended = session.hasEnded
+            saved = ended && session.handedOver != nil
+            step = ended ? nil : session.currentQuestion
+            done = !ended && session.isSubmittable
+        }
+
+        var description: String {
+            if ended { return saved ? "the end of the task" : "the end of the task with nothing saved" }
+            return "'\(step ?? "?")'\(done ? " with Done" : "")"
+        }
     }
 }

@@ -13,9 +13,14 @@ public struct SageSurvey: Survey {
     let buttons: Sage.Buttons
     public let steps: [Sage.Step]
     public let sections: [Sage.Section]
-    let indexByID: [String: Int]
-    /// The children of each navigator: the task's (`nil`) and each section's, in document order.
-    let childrenOf: [Int?: [Node]]
+    let indexByID: IDIndex
+    /// The children of each navigator in document order, by navigator slot (0 the task's, `s + 1` section s's).
+    private let childrenOf: [[Node]]
+    /// Each navigator's children by identifier (their positions in `childrenOf`): the lookup every move makes.
+    private let childByName: [IDIndex]
+    /// Where each step and each section is among its navigator's children.
+    private let stepPosition: [Int]
+    private let sectionPosition: [Int]
     /// Where the task is in its file (for coverage points about the whole task).
     let location: SourceLocation
     let coverageLayout = Lazy<SageCoverageLayout>()
@@ -39,9 +44,8 @@ public struct SageSurvey: Survey {
         steps = outline.steps
         sections = outline.sections
         location = outline.location
-        indexByID = Dictionary(outline.steps.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var children: [Int?: [Node]] = [nil: []]
-        for index in sections.indices { children[index] = [] }
+        indexByID = IDIndex.build(outline.steps.map(\.id)).index
+        var children = [[Node]](repeating: [], count: sections.count + 1)
         // Document order: a section comes before its first step; sections and steps interleave by position.
         var entries: [(position: Int, depth: Int, parent: Int?, node: Node)] = []
         for (index, step) in steps.enumerated() { entries.append((index, Int.max, step.section, .step(index))) }
@@ -55,9 +59,31 @@ public struct SageSurvey: Survey {
             entries.append((section.steps.lowerBound, depth, section.parent, .section(index)))
         }
         entries.sort { ($0.position, $0.depth) < ($1.position, $1.depth) }
-        for entry in entries { children[entry.parent, default: []].append(entry.node) }
+        var stepPosition = [Int](repeating: 0, count: steps.count)
+        var sectionPosition = [Int](repeating: 0, count: sections.count)
+        for entry in entries {
+            let slot = Self.slot(entry.parent)
+            switch entry.node {
+            case .step(let index): stepPosition[index] = children[slot].count
+            case .section(let index): sectionPosition[index] = children[slot].count
+            }
+            children[slot].append(entry.node)
+        }
         childrenOf = children
+        self.stepPosition = stepPosition
+        self.sectionPosition = sectionPosition
+        let (steps, sections) = (steps, sections)
+        childByName = children.map { list in
+            IDIndex.build(list.map { node in
+                switch node {
+                case .step(let index): steps[index].name
+                case .section(let index): sections[index].name
+                }
+            }).index
+        }
     }
+
+    private static func slot(_ section: Int?) -> Int { section.map { $0 + 1 } ?? 0 }
 
     public var questionIDs: [String] { steps.map(\.id) }
 
@@ -77,11 +103,29 @@ public struct SageSurvey: Survey {
 
     // MARK: navigators
 
-    func children(of section: Int?) -> [Node] { childrenOf[section] ?? [] }
+    func children(of section: Int?) -> [Node] { childrenOf[Self.slot(section)] }
 
     /// `step(with:)` / `node(identifier:)`: a child of the navigator with this identifier.
     func child(named name: String, in section: Int?) -> Node? {
-        children(of: section).first { self.name(of: $0) == name }
+        let slot = Self.slot(section)
+        return childByName[slot][name].map { childrenOf[slot][$0] }
+    }
+
+    /// The navigator a node belongs to: its section (nil: the task).
+    func parent(of node: Node) -> Int? {
+        switch node {
+        case .step(let index): steps[index].section
+        case .section(let index): sections[index].parent
+        }
+    }
+
+    /// Where a node is among the children of a navigator (`nodes.firstIndex(of:)`), nil when it is not one.
+    func position(of node: Node, in section: Int?) -> Int? {
+        guard parent(of: node) == section else { return nil }
+        switch node {
+        case .step(let index): return stepPosition[index]
+        case .section(let index): return sectionPosition[index]
+        }
     }
 
     func name(of node: Node) -> String {
@@ -93,9 +137,9 @@ public struct SageSurvey: Survey {
 
     /// The child after `node` in its navigator's order (`rsd_next(after:)`, `nodes[idx + 1]`).
     func child(after node: Node, in section: Int?) -> Node? {
-        let list = children(of: section)
-        guard let index = list.firstIndex(of: node), index + 1 < list.count else { return nil }
-        return list[index + 1]
+        guard let position = position(of: node, in: section) else { return nil }
+        let list = childrenOf[Self.slot(section)]
+        return position + 1 < list.count ? list[position + 1] : nil
     }
 
     /// Whether a navigation target named on a step leads anywhere: SageResearch finds `exit` or an id of
@@ -136,8 +180,8 @@ public struct SageSurvey: Survey {
     /// answers for `node === self`), and a completion step always hides Back. Kotlin: Back by the step's own
     /// list (`canGoBack()`; a completion step only shows Back its `actions` name); Android's Skip asks the root's
     /// current child, the section around the step when there is one, and its parents (`hideButton`).
-    func assessmentHides(_ step: Sage.Step, _ flag: KeyPath<Sage.Buttons, Bool>, kotlin: Bool) -> Bool {
-        let isBack = flag == \Sage.Buttons.hidesBack
+    func assessmentHides(_ step: Sage.Step, _ button: Sage.Button, kotlin: Bool) -> Bool {
+        let isBack = button == .back
         if kotlin {
             if isBack { return step.buttons.hidesBack || (step.isCompletion && !step.buttons.definesBack) }
             guard let section = step.section else { return step.buttons.hidesSkip || buttons.hidesSkip }
@@ -149,7 +193,7 @@ public struct SageSurvey: Survey {
             return buttons.hidesSkip
         }
         if isBack, step.isCompletion { return true }
-        if step.buttons[keyPath: flag] { return true }
-        return buttons[keyPath: flag] && child(named: step.name, in: nil) != nil
+        if step.buttons.hides(button) { return true }
+        return buttons.hides(button) && child(named: step.name, in: nil) != nil
     }
 }
