@@ -50,7 +50,7 @@ struct BenchReport {
         }
         for size in !parts.contains(.sizes) ? [] : quick ? [100, 1_000] : sizes {
             progress("\(size) questions")
-            let file = SourceFile(path: "synthetic-\(size).json", text: SyntheticSurvey.surveyNative(questions: size))
+            let file = SyntheticSurveyNative().file(size: size)
             report.loadMilliseconds.append((size, BenchFigure.of(runs: runs) { bench.loadSeconds(file) * 1000 }))
             guard let large = try? FormatRegistry.standard.load(file) else { continue }
             let perStep = quick ? 5_000 : 100_000
