@@ -20,18 +20,30 @@ public struct Benchmark {
         return seconds
     }
 
-    /// Walk steps a second over `steps` steps of walks (seeded, so the same walks each run).
-    public func walkStepsPerSecond(_ survey: any Survey, builtInProperties: Bool, steps: Int, maxSteps: Int = 100, seed: UInt64 = 1) -> Double {
+    /// Walk steps a second over `steps` steps of walks (seeded, so the same walks each run), or over the walks
+    /// that end within `budget` seconds when that comes first (at least one walk), for slow engines.
+    public func walkStepsPerSecond(
+        _ survey: any Survey, builtInProperties: Bool, steps: Int, budget: Double = .infinity, maxSteps: Int = 100, seed: UInt64 = 1
+    ) -> Double {
         var walker = Walker(survey: survey, settings: settings, maxSteps: maxSteps, builtInProperties: builtInProperties, properties: nil)
         var done = 0
         var walk = 0
         let start = ProcessMeter.now()
-        while done < steps {
+        while done < steps, walk == 0 || ProcessMeter.seconds(since: start) < budget {
             var stream = ChoiceStream(generator: SplitMix64(seed: SplitMix64.walkSeed(seed, walk: walk)))
             done += walker.walk(&stream).actions.count
             walk += 1
         }
         return Double(done) / ProcessMeter.seconds(since: start)
+    }
+
+    /// Steps a second of `fuzz` end to end: `walks` seeded walks with every check (the built-in properties
+    /// after each step; replay, read back and Submit reachable after each walk) and the shrinking of what
+    /// they find.
+    public func fuzzStepsPerSecond(_ survey: any Survey, walks: Int) -> Double {
+        let start = ProcessMeter.now()
+        let result = Fuzzer(survey: survey, configuration: .init(walks: walks, seed: 1, maxSteps: 100, settings: settings)).run()
+        return Double(result.steps) / ProcessMeter.seconds(since: start)
     }
 
     /// The actions of seeded walks, to replay.
