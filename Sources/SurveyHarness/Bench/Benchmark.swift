@@ -3,7 +3,8 @@ import SurveyCore
 import SurveyFormats
 
 /// The workloads of `survey-replay bench`. Each returns a figure; the command repeats them and reports
-/// minimum, median and maximum.
+/// minimum, median and maximum. Single-threaded workloads are timed by the thread's CPU time, which other
+/// work on a shared machine does not stretch; suites, which run on several threads, by the wall clock.
 public struct Benchmark {
     public let settings: SessionSettings
 
@@ -13,9 +14,9 @@ public struct Benchmark {
 
     /// Seconds to parse and load a survey file's bytes (not counting freeing it afterwards).
     public func loadSeconds(_ file: SourceFile) -> Double {
-        let start = ProcessMeter.now()
+        let start = ProcessMeter.threadCPUNow()
         let survey = try? FormatRegistry.standard.load(file)
-        let seconds = ProcessMeter.seconds(since: start)
+        let seconds = ProcessMeter.threadCPUSeconds(since: start)
         withExtendedLifetime(survey) {}
         return seconds
     }
@@ -28,22 +29,22 @@ public struct Benchmark {
         var walker = Walker(survey: survey, settings: settings, maxSteps: maxSteps, builtInProperties: builtInProperties, properties: nil)
         var done = 0
         var walk = 0
-        let start = ProcessMeter.now()
-        while done < steps, walk == 0 || ProcessMeter.seconds(since: start) < budget {
+        let start = ProcessMeter.threadCPUNow()
+        while done < steps, walk == 0 || ProcessMeter.threadCPUSeconds(since: start) < budget {
             var stream = ChoiceStream(generator: SplitMix64(seed: SplitMix64.walkSeed(seed, walk: walk)))
             done += walker.walk(&stream).actions.count
             walk += 1
         }
-        return Double(done) / ProcessMeter.seconds(since: start)
+        return Double(done) / ProcessMeter.threadCPUSeconds(since: start)
     }
 
     /// Steps a second of `fuzz` end to end: `walks` seeded walks with every check (the built-in properties
     /// after each step; replay, read back and Submit reachable after each walk) and the shrinking of what
     /// they find.
     public func fuzzStepsPerSecond(_ survey: any Survey, walks: Int) -> Double {
-        let start = ProcessMeter.now()
+        let start = ProcessMeter.threadCPUNow()
         let result = Fuzzer(survey: survey, configuration: .init(walks: walks, seed: 1, maxSteps: 100, settings: settings)).run()
-        return Double(result.steps) / ProcessMeter.seconds(since: start)
+        return Double(result.steps) / ProcessMeter.threadCPUSeconds(since: start)
     }
 
     /// The actions of seeded walks, to replay.
@@ -58,7 +59,7 @@ public struct Benchmark {
     /// Replayed steps a second: fixed action lists performed on fresh sessions, reading what a trace reads.
     public func replayStepsPerSecond(_ survey: any Survey, actions: [[Action]]) -> Double {
         var steps = 0
-        let start = ProcessMeter.now()
+        let start = ProcessMeter.threadCPUNow()
         for list in actions {
             let session = survey.makeSession(settings)
             for action in list {
@@ -67,7 +68,7 @@ public struct Benchmark {
                 steps += 1
             }
         }
-        return Double(steps) / ProcessMeter.seconds(since: start)
+        return Double(steps) / ProcessMeter.threadCPUSeconds(since: start)
     }
 
     /// Resident memory after 100,000 and after 1,000,000 walk steps with statistics streamed, and the peak.
