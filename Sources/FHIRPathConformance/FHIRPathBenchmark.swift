@@ -15,18 +15,12 @@ public enum FHIRPathBenchmark {
 
     /// Runs `body`, which does `count` units of work, and measures it.
     private static func measure(_ count: () -> Int) -> Rate {
-        let wallStart = DispatchTime.now().uptimeNanoseconds
-        let cpuStart = threadCPUNanoseconds()
+        let wallStart = ProcessMeter.now()
+        let cpuStart = ProcessMeter.threadCPUNow()
         let done = count()
-        let cpu = Double(threadCPUNanoseconds() - cpuStart) / 1e9
-        let wall = Double(DispatchTime.now().uptimeNanoseconds - wallStart) / 1e9
+        let cpu = ProcessMeter.threadCPUSeconds(since: cpuStart)
+        let wall = ProcessMeter.seconds(since: wallStart)
         return Rate(perCPUSecond: Double(done) / max(cpu, 1e-9), perWallSecond: Double(done) / max(wall, 1e-9))
-    }
-
-    private static func threadCPUNanoseconds() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
     /// The score expression: the sum of the weights of nine answers.

@@ -22,6 +22,11 @@ public struct FormatRegistry: Sendable {
         formats.first { $0.name == name }
     }
 
+    /// The format a survey file is in, or why none recognizes it.
+    public func format(of file: SourceFile) throws(InputError) -> any SurveyFormat {
+        try recognize(file).0
+    }
+
     /// Parses a survey file, detects its format and loads it.
     public func load(_ file: SourceFile) throws(InputError) -> any Survey {
         let (format, root) = try recognize(file)

@@ -8,7 +8,7 @@ import SurveyCore
 /// the questions the active question moves onto, never the survey as a whole. Counted, not timed.
 @Suite struct SurveyNativeComplexityTests {
     private static func survey(_ size: Int) throws -> SurveyNativeSurvey {
-        let file = SourceFile(path: "synthetic-\(size).json", text: SyntheticSurvey.surveyNative(questions: size))
+        let file = SyntheticSurveyNative().file(size: size)
         return try SurveyNativeFormat().loadSurvey(JSONCursor(node: JSONParser.parse(file))).survey
     }
 

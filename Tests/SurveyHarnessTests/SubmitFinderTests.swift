@@ -39,7 +39,7 @@ import Testing
     }
 
     private func finish(questions: Int) throws -> CountingSession {
-        let file = SourceFile(path: "synthetic-\(questions).json", text: SyntheticSurvey.surveyNative(questions: questions))
+        let file = SyntheticSurveyNative().file(size: questions)
         let survey = try FormatRegistry.standard.load(file)
         let session = CountingSession(survey.makeSession(SessionSettings(), coverage: nil))
         #expect(SubmitFinder(survey: survey, settings: SessionSettings()).stuckQuestion(continuing: session) == nil)

@@ -3,7 +3,8 @@ import SurveyCore
 import SurveyFormats
 
 /// The workloads of `survey-replay bench`. Each returns a figure; the command repeats them and reports
-/// minimum, median and maximum.
+/// minimum, median and maximum. Single-threaded workloads are timed by the thread's CPU time, which other
+/// work on a shared machine does not stretch; suites, which run on several threads, by the wall clock.
 public struct Benchmark {
     public let settings: SessionSettings
 
@@ -13,25 +14,37 @@ public struct Benchmark {
 
     /// Seconds to parse and load a survey file's bytes (not counting freeing it afterwards).
     public func loadSeconds(_ file: SourceFile) -> Double {
-        let start = ProcessMeter.now()
+        let start = ProcessMeter.threadCPUNow()
         let survey = try? FormatRegistry.standard.load(file)
-        let seconds = ProcessMeter.seconds(since: start)
+        let seconds = ProcessMeter.threadCPUSeconds(since: start)
         withExtendedLifetime(survey) {}
         return seconds
     }
 
-    /// Walk steps a second over `steps` steps of walks (seeded, so the same walks each run).
-    public func walkStepsPerSecond(_ survey: any Survey, builtInProperties: Bool, steps: Int, maxSteps: Int = 100, seed: UInt64 = 1) -> Double {
+    /// Walk steps a second over `steps` steps of walks (seeded, so the same walks each run), or over the walks
+    /// that end within `budget` seconds when that comes first (at least one walk), for slow engines.
+    public func walkStepsPerSecond(
+        _ survey: any Survey, builtInProperties: Bool, steps: Int, budget: Double = .infinity, maxSteps: Int = 100, seed: UInt64 = 1
+    ) -> Double {
         var walker = Walker(survey: survey, settings: settings, maxSteps: maxSteps, builtInProperties: builtInProperties, properties: nil)
         var done = 0
         var walk = 0
-        let start = ProcessMeter.now()
-        while done < steps {
+        let start = ProcessMeter.threadCPUNow()
+        while done < steps, walk == 0 || ProcessMeter.threadCPUSeconds(since: start) < budget {
             var stream = ChoiceStream(generator: SplitMix64(seed: SplitMix64.walkSeed(seed, walk: walk)))
             done += walker.walk(&stream).actions.count
             walk += 1
         }
-        return Double(done) / ProcessMeter.seconds(since: start)
+        return Double(done) / ProcessMeter.threadCPUSeconds(since: start)
+    }
+
+    /// Steps a second of `fuzz` end to end: `walks` seeded walks with every check (the built-in properties
+    /// after each step; replay, read back and Submit reachable after each walk) and the shrinking of what
+    /// they find.
+    public func fuzzStepsPerSecond(_ survey: any Survey, walks: Int) -> Double {
+        let start = ProcessMeter.threadCPUNow()
+        let result = Fuzzer(survey: survey, configuration: .init(walks: walks, seed: 1, maxSteps: 100, settings: settings)).run()
+        return Double(result.steps) / ProcessMeter.threadCPUSeconds(since: start)
     }
 
     /// The actions of seeded walks, to replay.
@@ -46,7 +59,7 @@ public struct Benchmark {
     /// Replayed steps a second: fixed action lists performed on fresh sessions, reading what a trace reads.
     public func replayStepsPerSecond(_ survey: any Survey, actions: [[Action]]) -> Double {
         var steps = 0
-        let start = ProcessMeter.now()
+        let start = ProcessMeter.threadCPUNow()
         for list in actions {
             let session = survey.makeSession(settings)
             for action in list {
@@ -55,7 +68,7 @@ public struct Benchmark {
                 steps += 1
             }
         }
-        return Double(steps) / ProcessMeter.seconds(since: start)
+        return Double(steps) / ProcessMeter.threadCPUSeconds(since: start)
     }
 
     /// Resident memory after 100,000 and after 1,000,000 walk steps with statistics streamed, and the peak.

@@ -4,15 +4,14 @@ import SurveyCore
 import SurveyFormats
 import SurveyHarness
 
-/// The figures of one bench run and the targets of the performance issue.
+/// The figures of one bench run and the targets of the performance issues.
 struct BenchReport {
+    /// The survey replayed, whose walk and memory figures are also the top-level ones of the earlier issues.
     var survey: String
-    var loadMilliseconds: [(size: Int, figure: BenchFigure)] = []
-    var walkOff: BenchFigure?
-    var walkOn: BenchFigure?
+    /// The shared corpus folder, where the surveys the targets name are.
+    var corpus: String
+    var formats: [FormatFigures] = []
     var replay: BenchFigure?
-    var stepNanoseconds: [(size: Int, figure: BenchFigure)] = []
-    var memory: (at100k: Int, at1M: Int, peak: Int)?
     var suite: (figure: BenchFigure, scenarios: Int)?
     var jobs: (one: BenchFigure, two: BenchFigure, scenarios: Int)?
     var generation: [GenerationFigure] = []
@@ -22,49 +21,77 @@ struct BenchReport {
     var fhirpathSuite: (cpu: BenchFigure, wall: BenchFigure, tests: Int)?
 
     static let sizes = [100, 1_000, 10_000, 100_000]
+    /// Walks of the end-to-end fuzz figure, as the target names them (`fuzz --walks 20000`).
+    static let fuzzWalks = 20_000
+    /// Scenarios at least in the suite `--jobs` is measured on.
+    static let jobsScenarios = 2_000
 
     /// The parts of a bench run, which `--only` selects.
     enum Part: String, CaseIterable {
-        case memory, walks, replay, sizes, suite, jobs, generate, fhirpath
+        case memory, walks, replay, sizes, fuzz, suite, jobs, generate, fhirpath
+
+        /// The parts measured per format, the default when formats, a profile or options are chosen.
+        static let perFormat: [Part] = [.memory, .walks, .replay, .sizes, .fuzz]
+    }
+
+    /// The figures of one workload.
+    struct FormatFigures {
+        var workload: BenchWorkload
+        /// The workload's surveys that load and run under its settings, the first one the targets name.
+        var surveys: [String] = []
+        /// Surveys left out, with why.
+        var skipped: [(survey: String, reason: String)] = []
+        var walks: [(survey: String, off: BenchFigure, on: BenchFigure)] = []
+        var loadMilliseconds: [(size: Int, figure: BenchFigure)] = []
+        var stepNanoseconds: [(size: Int, figure: BenchFigure)] = []
+        var memory: (at100k: Int, at1M: Int, peak: Int)?
+        /// `fuzz --walks N` on the first survey, end to end, in steps a second (N is 20,000 unless quick).
+        var fuzz: (walks: Int, figure: BenchFigure)?
+
+        /// The step cost at a size divided by the cost at 100 (medians).
+        func ratio(_ size: Int) -> Double? {
+            guard let base = stepNanoseconds.first(where: { $0.size == 100 })?.figure.median,
+                let figure = stepNanoseconds.first(where: { $0.size == size })?.figure.median, base > 0
+            else { return nil }
+            return figure / base
+        }
+
+        func walk(on survey: String) -> (off: BenchFigure, on: BenchFigure)? {
+            walks.first { $0.survey == survey }.map { ($0.off, $0.on) }
+        }
+
+        /// End-to-end fuzz against the walks alone (properties off) on the first survey, by medians.
+        var fuzzRatio: Double? {
+            guard let fuzz, let main = surveys.first, let walk = walk(on: main), walk.off.median > 0 else { return nil }
+            return fuzz.figure.median / walk.off.median
+        }
     }
 
     static func measure(
-        survey: any Survey, surveyPath: String, parts: Set<Part>, runs: Int, quick: Bool, corpus: String, progress: (String) -> Void
+        workloads: [BenchWorkload], survey: String, parts: Set<Part>, runs: Int, quick: Bool, corpus: String, progress: (String) -> Void
     ) -> BenchReport {
-        let bench = Benchmark()
-        var report = BenchReport(survey: surveyPath)
-        if parts.contains(.memory), !quick {
-            progress("memory")
-            report.memory = bench.walkMemory(survey)
+        var report = BenchReport(survey: survey, corpus: corpus)
+        for workload in workloads {
+            report.formats.append(measure(workload, parts: parts, runs: runs, quick: quick, progress: progress))
         }
-        if parts.contains(.walks) {
-            progress("walks")
-            let steps = quick ? 20_000 : 500_000
-            report.walkOff = BenchFigure.of(runs: runs) { bench.walkStepsPerSecond(survey, builtInProperties: false, steps: steps) }
-            report.walkOn = BenchFigure.of(runs: runs) { bench.walkStepsPerSecond(survey, builtInProperties: true, steps: steps / 4) }
-        }
-        if parts.contains(.replay) {
+        if parts.contains(.replay), let workload = workloads.first(where: { $0.surveys.first == survey }),
+            let loaded = try? FormatRegistry.standard.load(InputFiles.read(survey))
+        {
             progress("replay")
-            let actions = bench.walkActions(survey, walks: quick ? 200 : 2_000)
-            report.replay = BenchFigure.of(runs: runs) { bench.replayStepsPerSecond(survey, actions: actions) }
+            let bench = Benchmark(settings: workload.settings)
+            let actions = bench.walkActions(loaded, walks: quick ? 200 : 2_000)
+            report.replay = BenchFigure.of(runs: runs) { bench.replayStepsPerSecond(loaded, actions: actions) }
         }
-        for size in !parts.contains(.sizes) ? [] : quick ? [100, 1_000] : sizes {
-            progress("\(size) questions")
-            let file = SourceFile(path: "synthetic-\(size).json", text: SyntheticSurvey.surveyNative(questions: size))
-            report.loadMilliseconds.append((size, BenchFigure.of(runs: runs) { bench.loadSeconds(file) * 1000 }))
-            guard let large = try? FormatRegistry.standard.load(file) else { continue }
-            let perStep = quick ? 5_000 : 100_000
-            report.stepNanoseconds.append((size, BenchFigure.of(runs: runs) { 1e9 / bench.walkStepsPerSecond(large, builtInProperties: false, steps: perStep) }))
-        }
-        if parts.contains(.jobs), let layout = bench.copiedSuite(of: "Scenarios", count: quick ? 40 : 200) {
+        let bench = Benchmark()
+        if parts.contains(.jobs), let layout = bench.copiedSuite(of: "Scenarios", count: quick ? 200 : jobsScenarios) {
             progress("jobs")
             var count = 0
             let one = BenchFigure.of(runs: runs) {
-                let (seconds, scenarios) = bench.suiteSeconds(layout, jobs: 1, repeats: 5)
+                let (seconds, scenarios) = bench.suiteSeconds(layout, jobs: 1)
                 count = scenarios
                 return seconds
             }
-            let two = BenchFigure.of(runs: runs) { bench.suiteSeconds(layout, jobs: 2, repeats: 5).seconds }
+            let two = BenchFigure.of(runs: runs) { bench.suiteSeconds(layout, jobs: 2).seconds }
             report.jobs = (one, two, count)
             try? FileManager.default.removeItem(atPath: InputFiles.folder(of: layout.scenariosRoot))
         }
@@ -91,6 +118,70 @@ struct BenchReport {
         return report
     }
 
+    /// One workload's figures: memory first (before the other parts allocate), then per survey the walk
+    /// rates, the end-to-end fuzz, and the size series. Slow engines are measured over a time budget rather
+    /// than a number of steps.
+    private static func measure(_ workload: BenchWorkload, parts: Set<Part>, runs: Int, quick: Bool, progress: (String) -> Void) -> FormatFigures {
+        let bench = Benchmark(settings: workload.settings)
+        var figures = FormatFigures(workload: workload)
+        var surveys: [(path: String, survey: any Survey)] = []
+        for path in workload.surveys {
+            do {
+                let survey = try FormatRegistry.standard.load(InputFiles.read(path))
+                if let problem = survey.problem(with: workload.settings) {
+                    figures.skipped.append((path, problem))
+                } else {
+                    surveys.append((path, survey))
+                }
+            } catch {
+                figures.skipped.append((path, error.diagnostics.map(\.description).joined(separator: "; ")))
+            }
+        }
+        figures.surveys = surveys.map(\.path)
+        if parts.contains(.memory), !quick, let main = surveys.first {
+            progress("\(workload.label): memory")
+            figures.memory = bench.walkMemory(main.survey)
+        }
+        if parts.contains(.walks) {
+            let steps = quick ? 20_000 : 500_000
+            let budget = quick ? 0.2 : 1.0
+            for (path, survey) in surveys {
+                progress("\(workload.label): walks on \(path)")
+                let off = BenchFigure.of(runs: runs) { bench.walkStepsPerSecond(survey, builtInProperties: false, steps: steps, budget: budget) }
+                let on = BenchFigure.of(runs: runs) { bench.walkStepsPerSecond(survey, builtInProperties: true, steps: steps / 4, budget: budget) }
+                figures.walks.append((path, off, on))
+            }
+        }
+        if parts.contains(.fuzz), let main = surveys.first {
+            progress("\(workload.label): fuzz")
+            let walks = quick ? 500 : fuzzWalks
+            figures.fuzz = (walks, BenchFigure.of(runs: runs) { bench.fuzzStepsPerSecond(main.survey, walks: walks) })
+        }
+        if parts.contains(.sizes), let synthetic = workload.synthetic {
+            for size in quick ? [100, 1_000] : sizes {
+                progress("\(workload.label): \(size) questions")
+                let file = synthetic.file(size: size)
+                let large: any Survey
+                do {
+                    large = try FormatRegistry.standard.load(file)
+                } catch {
+                    figures.skipped.append((file.path, error.diagnostics.map(\.description).joined(separator: "; ")))
+                    break
+                }
+                if let problem = large.problem(with: workload.settings) {
+                    figures.skipped.append((file.path, problem))
+                    break
+                }
+                figures.loadMilliseconds.append((size, BenchFigure.of(runs: runs) { bench.loadSeconds(file) * 1000 }))
+                let steps = quick ? 5_000 : 100_000
+                let budget = quick ? 0.5 : 2.0
+                figures.stepNanoseconds.append(
+                    (size, BenchFigure.of(runs: runs) { 1e9 / bench.walkStepsPerSecond(large, builtInProperties: false, steps: steps, budget: budget) }))
+            }
+        }
+        return figures
+    }
+
     /// The FHIRPath figures: the score expression (a sum over nine answers' weights) evaluated compiled, and
     /// every expression of the official suite (in `corpus`/fhirpath) parsed, checked and evaluated.
     private mutating func measureFHIRPath(corpus: String, runs: Int, quick: Bool) {
@@ -114,122 +205,14 @@ struct BenchReport {
         }
     }
 
-    private func ratio(_ size: Int) -> Double? {
-        guard let base = stepNanoseconds.first(where: { $0.size == 100 })?.figure.median,
-            let figure = stepNanoseconds.first(where: { $0.size == size })?.figure.median, base > 0
-        else { return nil }
-        return figure / base
-    }
+    // The figures of the earlier issues: walks, replay and memory on `survey`, sizes of SurveyNative.
 
-    /// Each target of the performance issue and whether this run meets it.
-    var targets: [(name: String, met: Bool?)] {
-        [
-            ("walk steps/s with properties off ≥ 1,000,000", walkOff.map { $0.median >= 1_000_000 }),
-            ("walk steps/s with built-in properties ≥ 250,000", walkOn.map { $0.median >= 250_000 }),
-            ("step cost at 10,000 questions ≤ 2× at 100", ratio(10_000).map { $0 <= 2 }),
-            ("step cost at 100,000 questions ≤ 4× at 100", ratio(100_000).map { $0 <= 4 }),
-            ("load of 10,000 questions ≤ 100 ms", loadMilliseconds.first { $0.size == 10_000 }.map { $0.figure.median <= 100 }),
-            ("load of 100,000 questions ≤ 1 s", loadMilliseconds.first { $0.size == 100_000 }.map { $0.figure.median <= 1_000 }),
-            ("memory growth from 100,000 to 1,000,000 steps < 10 MB", memory.map { $0.at1M - $0.at100k < 10_000_000 }),
-            ("the project's suite ≤ 0.5 s", suite.map { $0.figure.median <= 0.5 }),
-            ("--jobs 2 ≥ 1.7× faster than --jobs 1 on 200 scenarios", jobs.map { $0.one.median / $0.two.median >= 1.7 }),
-            ("FHIRPath score expression evaluations/s (CPU time) ≥ 1,000,000", fhirpathScore.map { $0.cpu.median >= 1_000_000 }),
-            ("FHIRPath suite expressions parsed and evaluated/s (CPU time) ≥ 100,000", fhirpathSuite.map { $0.cpu.median >= 100_000 }),
-        ]
-    }
+    /// The workload whose first survey is `survey`.
+    var surveyFigures: FormatFigures? { formats.first { $0.surveys.first == survey } }
 
-    private func figureJSON(_ figure: BenchFigure) -> JSONValue {
-        ["min": .number(figure.min), "median": .number(figure.median), "max": .number(figure.max)]
-    }
-
-    var json: JSONValue {
-        var object: [String: JSONValue] = [
-            "survey": .string(survey),
-            "walkStepsPerSecond": ["propertiesOff": walkOff.map(figureJSON) ?? .null, "propertiesOn": walkOn.map(figureJSON) ?? .null],
-            "replayStepsPerSecond": replay.map(figureJSON) ?? .null,
-            "loadMilliseconds": .object(Dictionary(uniqueKeysWithValues: loadMilliseconds.map { (String($0.size), figureJSON($0.figure)) })),
-            "stepNanoseconds": .object(Dictionary(uniqueKeysWithValues: stepNanoseconds.map { (String($0.size), figureJSON($0.figure)) })),
-            "stepCostRatio": .object(Dictionary(uniqueKeysWithValues: BenchReport.sizes.dropFirst().compactMap { size in ratio(size).map { (String(size), JSONValue.number($0)) } })),
-            "targets": .object(Dictionary(uniqueKeysWithValues: targets.map { ($0.name, $0.met.map(JSONValue.bool) ?? .null) })),
-        ]
-        if let memory {
-            object["memory"] = ["residentBytesAt100kSteps": .number(Double(memory.at100k)), "residentBytesAt1MSteps": .number(Double(memory.at1M)),
-                                "peakBytes": .number(Double(memory.peak)), "growthBytes": .number(Double(memory.at1M - memory.at100k))]
-        }
-        if let suite { object["suiteSeconds"] = ["scenarios": .number(Double(suite.scenarios)), "seconds": figureJSON(suite.figure)] }
-        if let jobs {
-            object["jobsScaling"] = ["scenarios": .number(Double(jobs.scenarios)), "jobs1Seconds": figureJSON(jobs.one), "jobs2Seconds": figureJSON(jobs.two),
-                                     "speedup": .number(jobs.one.median / jobs.two.median)]
-        }
-        if fhirpathScore != nil || fhirpathSuite != nil {
-            object["fhirpath"] = [
-                "scoreExpression": .string(FHIRPathBenchmark.scoreExpression),
-                "scoreEvaluationsPerSecond": fhirpathScore.map { figureJSON($0.cpu) } ?? .null,
-                "scoreEvaluationsPerWallSecond": fhirpathScore.map { figureJSON($0.wall) } ?? .null,
-                "suiteExpressionsPerSecond": fhirpathSuite.map { figureJSON($0.cpu) } ?? .null,
-                "suiteExpressionsPerWallSecond": fhirpathSuite.map { figureJSON($0.wall) } ?? .null,
-                "suiteTests": fhirpathSuite.map { .number(Double($0.tests)) } ?? .null,
-            ]
-        }
-        if !generation.isEmpty {
-            object["generation"] = .array(
-                generation.map { figure in
-                    [
-                        "survey": .string(figure.path), "scenarios": .number(Double(figure.scenarios)), "actions": .number(Double(figure.actions)),
-                        "branchesTaken": .number(Double(figure.taken)), "branchesPossible": .number(Double(figure.possible)),
-                        "branchesImpossible": .number(Double(figure.impossible)), "searchWalks": .number(Double(figure.searchWalks)),
-                        "seconds": .number(figure.seconds), "randomWalksToSameCoverage": figure.randomWalks.map { .number(Double($0)) } ?? .null,
-                        "randomWalksCap": .number(Double(figure.randomCap)), "randomWalkActions": .number(Double(figure.randomSteps)),
-                    ]
-                })
-        }
-        return .object(object)
-    }
-
-    var text: String {
-        func figure(_ value: BenchFigure, _ format: (Double) -> String) -> String {
-            "\(format(value.median)) (min \(format(value.min)), max \(format(value.max)))"
-        }
-        let count = { (value: Double) in String(Int(value.rounded())) }
-        let decimal = { (value: Double) in String(format: "%.2f", value) }
-        var lines = ["bench (release build recommended); figures are median (min, max)", ""]
-        if let walkOff { lines.append("walk steps/s on \(survey), properties off: \(figure(walkOff, count))") }
-        if let walkOn { lines.append("walk steps/s on \(survey), built-in properties on: \(figure(walkOn, count))") }
-        if let replay { lines.append("replay steps/s on \(survey): \(figure(replay, count))") }
-        for (size, value) in loadMilliseconds { lines.append("load of \(size) questions, ms: \(figure(value, decimal))") }
-        for (size, value) in stepNanoseconds {
-            lines.append("walk step cost at \(size) questions, ns: \(figure(value, count))" + (size == 100 ? "" : ratio(size).map { "; \(decimal($0))× the cost at 100" } ?? ""))
-        }
-        if let memory {
-            lines.append("memory for 1,000,000 walk steps: peak \(memory.peak / 1_000_000) MB; resident \(memory.at100k / 1_000_000) MB at 100,000 steps, \(memory.at1M / 1_000_000) MB at 1,000,000")
-        }
-        if let suite { lines.append("survey-replay test on the project's \(suite.scenarios) scenarios, s: \(figure(suite.figure, { String(format: "%.3f", $0) }))") }
-        if let jobs {
-            lines.append("--jobs 2 on \(jobs.scenarios) scenarios: \(String(format: "%.2f", jobs.one.median / jobs.two.median))× faster than --jobs 1")
-        }
-        if let fhirpathScore {
-            lines.append("FHIRPath \(FHIRPathBenchmark.scoreExpression) evaluations/s: \(figure(fhirpathScore.cpu, count)) of CPU time, \(figure(fhirpathScore.wall, count)) of wall clock")
-        }
-        if let fhirpathSuite {
-            lines.append(
-                "FHIRPath suite (\(fhirpathSuite.tests) tests) expressions parsed and evaluated/s: \(figure(fhirpathSuite.cpu, count)) of CPU time, \(figure(fhirpathSuite.wall, count)) of wall clock")
-        }
-        if !generation.isEmpty {
-            lines.append("")
-            lines.append("generate: covering scenarios beside random walks to the same number of branches taken")
-            for figure in generation {
-                let random =
-                    figure.randomWalks.map { "\($0) walk\($0 == 1 ? "" : "s") (\(figure.randomSteps) actions)" }
-                    ?? "more than \(figure.randomCap) walks (\(figure.randomSteps) actions)"
-                lines.append(
-                    "  \(figure.path): \(figure.scenarios) scenario\(figure.scenarios == 1 ? "" : "s") (\(figure.actions) actions) take "
-                        + "\(figure.taken)/\(figure.possible) branches, found in \(decimal(figure.seconds)) s (\(figure.searchWalks) search walks); "
-                        + "random walks need \(random)")
-            }
-        }
-        lines.append("")
-        lines.append("targets:")
-        for (name, met) in targets { lines.append("  \(met.map { $0 ? "met    " : "NOT met" } ?? "n/a    ") \(name)") }
-        return lines.joined(separator: "\n") + "\n"
-    }
+    var walkOff: BenchFigure? { surveyFigures?.walk(on: survey)?.off }
+    var walkOn: BenchFigure? { surveyFigures?.walk(on: survey)?.on }
+    var memory: (at100k: Int, at1M: Int, peak: Int)? { surveyFigures?.memory }
+    /// SurveyNative's size series, under its default settings.
+    var surveyNativeSizes: FormatFigures? { formats.first { $0.workload.key == SurveyNativeFormat.name && $0.workload.settings.options.isEmpty } }
 }

@@ -291,12 +291,15 @@ _survey_replay() {
         bench)
             case "$prev" in
                 --runs) :; return ;;
+                --format) COMPREPLY=($(compgen -W "surveynative fhir sage owlmetry" -- "$cur")); return ;;
                 --survey) _survey_replay_files json; return ;;
                 --corpus) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-                --only) COMPREPLY=($(compgen -W "memory walks replay sizes suite jobs generate fhirpath" -- "$cur")); return ;;
+                --only) COMPREPLY=($(compgen -W "memory walks replay sizes fuzz suite jobs generate fhirpath" -- "$cur")); return ;;
+                --profile) :; return ;;
+                --option) :; return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--json --runs --quick --survey --corpus --only --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "--json --runs --quick --format --survey --corpus --only --profile --option --help" -- "$cur"))
                 return
             fi
             ;;

@@ -16,7 +16,7 @@ _survey-replay() {
         'generate:Write the few scenarios that together take every branch of a survey'\''s logic that can be reached.'
         'lint:Find what will break at run time in survey files, without running them.'
         'report:Write an HTML report\: scenarios against their goldens, coverage, skip-logic graphs, lint, fuzz findings.'
-        'bench:Measure load time, replay and walk speed, scaling with survey size, memory and suite time.'
+        'bench:Measure load time, walk, fuzz and replay speed, scaling with survey size, memory and suite time, per format.'
         'fuzz-parsers:Feed every parser mutated files; catch crashes, hangs and unlocated errors.'
         'fhirpath:Evaluate a FHIRPath expression on a FHIR resource, or serve requests as JSON lines.'
         'completion:Print the shell completion script for bash, zsh or fish.'
@@ -189,9 +189,12 @@ _survey-replay() {
                 '--json[Print the figures as JSON (keys documented in the README).]' \
                 '--runs[Repetitions of each figure (default 5); min, median and max are reported.]:N: ' \
                 '--quick[Smaller workloads (for a smoke test, not for the figures).]' \
-                '--survey[The small survey for walk and replay speed (default Scenarios/checkin/checkin.json).]:SURVEY:_files -g "*.json"' \
-                '--corpus[Survey files whose covering scenarios '\''generate'\'' is measured on (default ../shared/corpus).]:DIR:_files -/' \
-                '--only[Measure one part only (to profile it).]:PART:(memory walks replay sizes suite jobs generate fhirpath)' \
+                '--format[Measure this format only (with --profile, that profile of it).]:FORMAT:(surveynative fhir sage owlmetry)' \
+                '--survey[The survey replayed, walked first in its format and whose figures are the top-level ones (default the first format'\''s first survey).]:SURVEY:_files -g "*.json"' \
+                '--corpus[The shared corpus\: the surveys each format is measured on, and those '\''generate'\'' runs on (default ../shared/corpus).]:DIR:_files -/' \
+                '--only[Measure one part only (to profile it).]:PART:(memory walks replay sizes fuzz suite jobs generate fhirpath)' \
+                '--profile[The engine profile to simulate, for formats with several (e.g. c3pro).]:NAME: ' \
+                '--option[Choose between disagreeing engines'\'' readings of a rule; several as A=x,B=y.]:NAME=VALUE: ' \
                 '(- *)'{-h,--help}'[Show this help.]'
             ;;
         (fuzz-parsers)
