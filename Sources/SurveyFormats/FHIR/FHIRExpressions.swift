@@ -28,6 +28,13 @@ struct FHIRExpressionMemory: Sendable {
     /// Whether the form is still opening: LHC-Forms runs initialExpressions in every round of its first run.
     var opening = true
 
+    /// Records an instance's enableWhenExpression outcome; whether it differs from the last one.
+    mutating func setEnabled(_ value: Bool, for id: String) -> Bool {
+        guard enabled[id] != value else { return false }
+        enabled[id] = value
+        return true
+    }
+
     /// Renames instance ids (a repeating group's instances renumbered), dropping those `rename` drops. What
     /// the last pass saw keeps its ids: against it, the renumbered instances are changes a pass must see.
     mutating func rename(_ rename: (String) -> String?) {
@@ -202,11 +209,7 @@ struct FHIRExpressions: Sendable {
                 case .enableWhen:
                     switch evaluate(index, at: position, &evaluation) {
                     case .success(let result):
-                        let value = FHIRExpressionValues.enables(result, engine: engine)
-                        if memory.enabled[id] != value {
-                            memory.enabled[id] = value
-                            pass.enablementChanged = true
-                        }
+                        if memory.setEnabled(FHIRExpressionValues.enables(result, engine: engine), for: id) { pass.enablementChanged = true }
                     case .failure(let error):
                         // The undefined result is indexed (`newVal[0]`): a TypeError ends the expression run.
                         pass.failure = "TypeError: Cannot read properties of undefined (reading '0'): the enableWhenExpression of '\(id)' fails (\(describe(error, index))) and LHC-Forms reads its first item (LHNCBC/lforms@24c71875 src/fhir/expression-processor.js:538-541)"
@@ -298,11 +301,7 @@ struct FHIRExpressions: Sendable {
                 let id = evaluation.tree.instances[position].id
                 switch evaluate(index, at: position, &evaluation) {
                 case .success(let result):
-                    let value = FHIRExpressionValues.enables(result, engine: engine)
-                    if memory.enabled[id] != value {
-                        memory.enabled[id] = value
-                        pass.enablementChanged = true
-                    }
+                    if memory.setEnabled(FHIRExpressionValues.enables(result, engine: engine), for: id) { pass.enablementChanged = true }
                 case .failure(let error):
                     pass.failure = androidFailure(error, index, id)
                     return
