@@ -1,0 +1,300 @@
+/// Distinct elements (small integers the caller assigns) in an order that changes by runs inserted or
+/// removed together, each with four small weights. It answers how much weight of a kind lies before an
+/// element, which element the running weight of a kind reaches `k` at, and which of two elements comes
+/// first, in O(log c + B) for c chunks of at most B elements; inserting or removing a run costs O(B + run)
+/// more, and O(c) when a chunk splits or empties. Sessions keep their instances in document order in one,
+/// with weights such as "on screen" and "a question on screen", so walks pick the k-th question shown and
+/// find the current one's place without building any list. A copy shares its storage until it changes, a
+/// chunk at a time.
+public struct WeightedOrder: Sendable {
+    public typealias Weights = SIMD4<Int32>
+
+    /// How full a chunk is made, and how full it may grow before it splits.
+    static let fill = 128
+    static let limit = 256
+
+    private struct Entry: Sendable {
+        /// The id of the chunk holding the element; -1 when it is not in the order.
+        var chunk: Int32 = -1
+        var offset: Int32 = 0
+        var weights: SIMD4<UInt8> = .zero
+    }
+
+    /// Chunks in order, as element lists, and the stable id of each; their weight sums, by position.
+    private var chunks: [[Int32]] = []
+    private var chunkIDs: [Int32] = []
+    private var sums: [Weights] = []
+    /// The position of each chunk id in `chunks`.
+    private var positionOfChunk: [Int32] = []
+    /// A Fenwick tree over the chunks' sums (1-based).
+    private var tree: [Weights] = [.zero]
+    private var entries = ChunkedArray<Entry>()
+    /// The weights of every element, by kind.
+    public private(set) var totals: Weights = .zero
+    public private(set) var count = 0
+
+    public init() {}
+
+    /// The elements in this order, with their weights.
+    public init(_ order: [Int32], weights: (Int32) -> SIMD4<UInt8>) {
+        var start = 0
+        while start < order.count {
+            let end = min(order.count, start + Self.fill)
+            appendChunk(Array(order[start..<end]), weights: weights)
+            start = end
+        }
+        rebuildTree()
+    }
+
+    public func contains(_ element: Int32) -> Bool {
+        Int(element) < entries.count && entries[Int(element)].chunk >= 0
+    }
+
+    public func weights(of element: Int32) -> SIMD4<UInt8> {
+        Int(element) < entries.count ? entries[Int(element)].weights : .zero
+    }
+
+    /// Sets an element's weights (it must be in the order).
+    public mutating func setWeights(_ element: Int32, _ weights: SIMD4<UInt8>) {
+        let entry = entries[Int(element)]
+        precondition(entry.chunk >= 0, "element \(element) is not in the order")
+        guard entry.weights != weights else { return }
+        let delta = Weights(truncatingIfNeeded: weights) &- Weights(truncatingIfNeeded: entry.weights)
+        entries[Int(element)].weights = weights
+        let position = Int(positionOfChunk[Int(entry.chunk)])
+        sums[position] &+= delta
+        add(delta, at: position)
+        totals &+= delta
+    }
+
+    /// The total weight of a kind of the elements before `element`.
+    public func rank(_ element: Int32, kind: Int) -> Int {
+        let entry = entries[Int(element)]
+        precondition(entry.chunk >= 0, "element \(element) is not in the order")
+        let position = Int(positionOfChunk[Int(entry.chunk)])
+        var total = Int(prefix(position)[kind])
+        let chunk = chunks[position]
+        for index in 0..<Int(entry.offset) { total += Int(entries[Int(chunk[index])].weights[kind]) }
+        return total
+    }
+
+    /// The element at which the running weight of a kind passes `k` (0-based): the one whose weight covers it.
+    public func select(kind: Int, _ k: Int) -> Int32 {
+        precondition(k >= 0 && k < Int(totals[kind]), "no weight \(k) of kind \(kind): the total is \(totals[kind])")
+        // The last chunk position whose prefix is at most k, by descending the Fenwick tree.
+        var position = 0
+        var remaining = Int32(k)
+        var step = 1
+        while step * 2 < tree.count { step *= 2 }
+        while step > 0 {
+            let next = position + step
+            if next < tree.count, tree[next][kind] <= remaining {
+                position = next
+                remaining -= tree[next][kind]
+            }
+            step /= 2
+        }
+        for element in chunks[position] {
+            let weight = Int32(entries[Int(element)].weights[kind])
+            if remaining < weight { return element }
+            remaining -= weight
+        }
+        preconditionFailure("the chunk sums and the weights disagree")
+    }
+
+    /// A number that orders elements as the order does; valid until the order next changes.
+    public func key(_ element: Int32) -> UInt64 {
+        let entry = entries[Int(element)]
+        return UInt64(positionOfChunk[Int(entry.chunk)]) << 32 | UInt64(entry.offset)
+    }
+
+    public var first: Int32? { chunks.first?.first }
+
+    public var last: Int32? { chunks.last?.last }
+
+    /// The element after `element`, if any.
+    public func next(after element: Int32) -> Int32? {
+        let entry = entries[Int(element)]
+        let position = Int(positionOfChunk[Int(entry.chunk)])
+        let offset = Int(entry.offset) + 1
+        if offset < chunks[position].count { return chunks[position][offset] }
+        return position + 1 < chunks.count ? chunks[position + 1][0] : nil
+    }
+
+    /// The element before `element`, if any.
+    public func previous(before element: Int32) -> Int32? {
+        let entry = entries[Int(element)]
+        let position = Int(positionOfChunk[Int(entry.chunk)])
+        if entry.offset > 0 { return chunks[position][Int(entry.offset) - 1] }
+        return position > 0 ? chunks[position - 1].last : nil
+    }
+
+    /// Every element, in order.
+    public var elements: [Int32] { chunks.flatMap { $0 } }
+
+    // MARK: changing the order
+
+    /// Inserts a run of elements (not in the order yet) after `element`, or first when it is nil.
+    public mutating func insert(_ run: [Int32], weights: [SIMD4<UInt8>], after element: Int32?) {
+        precondition(run.count == weights.count)
+        guard !run.isEmpty else { return }
+        guard !chunks.isEmpty else {
+            let weightOf = Dictionary(uniqueKeysWithValues: zip(run, weights))
+            self = WeightedOrder(run, weights: { weightOf[$0]! })
+            return
+        }
+        let position: Int
+        let offset: Int
+        if let element {
+            let entry = entries[Int(element)]
+            precondition(entry.chunk >= 0, "element \(element) is not in the order")
+            position = Int(positionOfChunk[Int(entry.chunk)])
+            offset = Int(entry.offset) + 1
+        } else {
+            (position, offset) = (0, 0)
+        }
+        chunks[position].insert(contentsOf: run, at: offset)
+        var added = Weights.zero
+        for (index, element) in run.enumerated() {
+            reserveEntry(element)
+            precondition(entries[Int(element)].chunk < 0, "element \(element) is already in the order")
+            entries[Int(element)].weights = weights[index]
+            added &+= Weights(truncatingIfNeeded: weights[index])
+        }
+        totals &+= added
+        count += run.count
+        sums[position] &+= added
+        if chunks[position].count > Self.limit {
+            split(position)
+        } else {
+            renumber(position, from: offset)
+            add(added, at: position)
+        }
+    }
+
+    /// Removes `length` consecutive elements, starting with `element`.
+    public mutating func remove(from element: Int32, count length: Int) {
+        var remaining = length
+        let entry = entries[Int(element)]
+        precondition(entry.chunk >= 0, "element \(element) is not in the order")
+        var position = Int(positionOfChunk[Int(entry.chunk)])
+        var offset = Int(entry.offset)
+        var emptied = false
+        while remaining > 0 {
+            precondition(position < chunks.count, "the run passes the end of the order")
+            let take = min(remaining, chunks[position].count - offset)
+            var removed = Weights.zero
+            for index in offset..<(offset + take) {
+                let gone = Int(chunks[position][index])
+                removed &+= Weights(truncatingIfNeeded: entries[gone].weights)
+                entries[gone] = Entry()
+            }
+            chunks[position].removeSubrange(offset..<(offset + take))
+            totals &-= removed
+            sums[position] &-= removed
+            count -= take
+            remaining -= take
+            add(.zero &- removed, at: position)
+            if chunks[position].isEmpty {
+                emptied = true
+            } else {
+                renumber(position, from: offset)
+            }
+            position += 1
+            offset = 0
+        }
+        if emptied { dropEmptyChunks() }
+    }
+
+    // MARK: inside
+
+    private mutating func reserveEntry(_ element: Int32) {
+        while entries.count <= Int(element) { entries.append(Entry()) }
+    }
+
+    private mutating func appendChunk(_ elements: [Int32], weights: (Int32) -> SIMD4<UInt8>) {
+        let id = Int32(positionOfChunk.count)
+        positionOfChunk.append(Int32(chunks.count))
+        var sum = Weights.zero
+        for (offset, element) in elements.enumerated() {
+            reserveEntry(element)
+            let weight = weights(element)
+            entries[Int(element)] = Entry(chunk: id, offset: Int32(offset), weights: weight)
+            sum &+= Weights(truncatingIfNeeded: weight)
+        }
+        chunks.append(elements)
+        chunkIDs.append(id)
+        sums.append(sum)
+        totals &+= sum
+        count += elements.count
+    }
+
+    /// Gives the elements of the chunk at `position`, from `offset` on, their chunk and offset.
+    private mutating func renumber(_ position: Int, from offset: Int) {
+        let id = chunkIDs[position]
+        let chunk = chunks[position]
+        for index in offset..<chunk.count {
+            let element = Int(chunk[index])
+            entries[element].chunk = id
+            entries[element].offset = Int32(index)
+        }
+    }
+
+    /// Splits an overfull chunk into chunks of `fill` elements.
+    private mutating func split(_ position: Int) {
+        let elements = chunks[position]
+        var pieces: [[Int32]] = []
+        var start = 0
+        while start < elements.count {
+            pieces.append(Array(elements[start..<min(elements.count, start + Self.fill)]))
+            start += Self.fill
+        }
+        chunks.replaceSubrange(position...position, with: pieces)
+        var ids = [chunkIDs[position]]
+        for _ in 1..<pieces.count {
+            ids.append(Int32(positionOfChunk.count))
+            positionOfChunk.append(0)
+        }
+        chunkIDs.replaceSubrange(position...position, with: ids)
+        sums.replaceSubrange(position...position, with: pieces.map { piece in piece.reduce(Weights.zero) { $0 &+ Weights(truncatingIfNeeded: entries[Int($1)].weights) } })
+        for index in position..<(position + pieces.count) { renumber(index, from: 0) }
+        rebuildTree()
+    }
+
+    private mutating func dropEmptyChunks() {
+        var kept: [Int] = []
+        for position in chunks.indices where !chunks[position].isEmpty { kept.append(position) }
+        chunks = kept.map { chunks[$0] }
+        chunkIDs = kept.map { chunkIDs[$0] }
+        sums = kept.map { sums[$0] }
+        rebuildTree()
+    }
+
+    private mutating func rebuildTree() {
+        for (position, id) in chunkIDs.enumerated() { positionOfChunk[Int(id)] = Int32(position) }
+        tree = [.zero] + sums
+        for index in 1..<tree.count {
+            let parent = index + (index & -index)
+            if parent < tree.count { tree[parent] &+= tree[index] }
+        }
+    }
+
+    private mutating func add(_ delta: Weights, at position: Int) {
+        var index = position + 1
+        while index < tree.count {
+            tree[index] &+= delta
+            index += index & -index
+        }
+    }
+
+    /// The sum of the chunks before `position`.
+    private func prefix(_ position: Int) -> Weights {
+        var index = position
+        var total = Weights.zero
+        while index > 0 {
+            total &+= tree[index]
+            index -= index & -index
+        }
+        return total
+    }
+}
