@@ -17,3 +17,21 @@ public final class Lazy<Value: Sendable>: @unchecked Sendable {
         }
     }
 }
+
+/// Values worked out once per key, when first asked for, safely from any thread: a survey's opening state
+/// under each engine reading, say.
+public final class LazyTable<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [Key: Value] = [:]
+
+    public init() {}
+
+    public func get(_ key: Key, _ make: () -> Value) -> Value {
+        lock.withLock {
+            if let value = values[key] { return value }
+            let made = make()
+            values[key] = made
+            return made
+        }
+    }
+}

@@ -7,15 +7,7 @@ protocol FHIREnablementRules: Sendable {
     /// or missing: a disabled source counts as unanswered, §A1).
     func holds(_ condition: FHIR.EnableWhen, answers: [FHIR.Value]) -> Bool
     /// How several conditions combine when `enableBehavior` says so.
-    func combine(_ behavior: FHIR.EnableBehavior?, _ outcomes: [FHIRTruth]) -> FHIRTruth
-}
-
-/// A condition's value when some sources cannot be known: an SDC expression SurveyReplay does not evaluate
-/// decides them. Kleene's three-valued logic, so a known outcome is never hidden behind an unknown one.
-enum FHIRTruth: Equatable, Sendable {
-    case `true`, `false`, unknown
-
-    init(_ flag: Bool) { self = flag ? .true : .false }
+    func combine(_ behavior: FHIR.EnableBehavior?, _ outcomes: [Bool]) -> Bool
 }
 
 /// The operators of the R4B/R5 code system (§A1): `exists` against answered-ness; `=` and the orderings
@@ -52,20 +44,15 @@ struct FHIRStandardRules: FHIREnablementRules {
 
     /// `any` when enableBehavior says any; `all` otherwise (one condition, or `all`; several conditions without
     /// a behavior are LHC-Forms' any, set at load, and android-fhir's throw, `FHIRProfile.combine`: que-12).
-    func combine(_ behavior: FHIR.EnableBehavior?, _ outcomes: [FHIRTruth]) -> FHIRTruth {
-        if behavior == .any {
-            if outcomes.contains(.true) { return .true }
-            return outcomes.contains(.unknown) ? .unknown : .false
-        }
-        if outcomes.contains(.false) { return .false }
-        return outcomes.contains(.unknown) ? .unknown : .true
+    func combine(_ behavior: FHIR.EnableBehavior?, _ outcomes: [Bool]) -> Bool {
+        behavior == .any ? outcomes.contains(true) : !outcomes.contains(false)
     }
 }
 
 /// One enableWhen condition as an R4 engine evaluates it: its truth, or what the engine throws evaluating it
 /// (the engine fails, so the action that led there breaks the form).
 enum FHIRConditionValue: Equatable {
-    case truth(FHIRTruth)
+    case truth(Bool)
     case failure(String)
 }
 
@@ -94,44 +81,88 @@ struct FHIRProfile: Sendable {
         case .lhcForms:
             // `exists` compares answered-ness with the value's truthiness, read at load (lhc-form-data.ts:3878-3880).
             guard condition.op != .exists, let source, let trigger = condition.lhcTrigger else {
-                return .truth(FHIRTruth(FHIRStandardRules(notEquals: notEquals, engine: engine).holds(condition, answers: answers)))
+                return .truth(FHIRStandardRules(notEquals: notEquals, engine: engine).holds(condition, answers: answers))
             }
             switch FHIRLHCForms.evaluate(condition, trigger: trigger, source: source, answers: answers, notEquals: notEquals) {
-            case .success(let holds): return .truth(FHIRTruth(holds))
+            case .success(let holds): return .truth(holds)
             case .failure(let error): return .failure("TypeError: \(error.reason) (LHNCBC/lforms@24c71875 src/lib/lforms/lhc-form-data.ts:3847-3906)")
             }
         case .androidFHIR:
             switch FHIRAndroid.evaluate(condition, answers: answers, notEquals: notEquals) {
-            case .success(let holds): return .truth(FHIRTruth(holds))
+            case .success(let holds): return .truth(holds)
             case .failure(let failure): return .failure(failure.reason)
             }
         }
     }
 
     /// An item's enablement from its conditions, each evaluated by `value(index)` in order and only as far as
-    /// the engine goes: all stops at the first false, any at the first true, and an SDC-dependent unknown
-    /// is carried by Kleene's logic. LHC-Forms reads a behavior other than all and any as neither, so it
-    /// evaluates nothing and never enables the item (`_checkSkipLogic`, lhc-form-data.ts:3994-4020);
-    /// android-fhir throws when several conditions have no behavior (EnablementEvaluator.kt:166-172).
+    /// the engine goes: all stops at the first false, any at the first true. LHC-Forms reads a behavior other
+    /// than all and any as neither, so it evaluates nothing and never enables the item (`_checkSkipLogic`,
+    /// lhc-form-data.ts:3994-4020); android-fhir throws when several conditions have no behavior
+    /// (EnablementEvaluator.kt:166-172).
     func combine(_ item: FHIR.Item, _ value: (Int) -> FHIRConditionValue) -> FHIRConditionValue {
         let count = item.enableWhen.count
-        if engine == .androidFHIR, count > 1, item.enableBehavior == nil {
-            return .failure(
-                "IllegalStateException: \"Unrecognized enable when behavior null\": '\(item.linkId)' has \(count) enableWhen and no enableBehavior (google/android-fhir@28a50345 datacapture/src/main/java/com/google/android/fhir/datacapture/enablement/EnablementEvaluator.kt:166-172)"
-            )
-        }
-        if item.enableBehavior == .neither { return .truth(.false) }
+        if let failure = combineFailure(item) { return .failure(failure) }
+        if item.enableBehavior == .neither { return .truth(false) }
         let any = item.enableBehavior == .any
-        var unknown = false
         for index in 0..<count {
             switch value(index) {
             case .failure(let reason): return .failure(reason)
-            case .truth(.unknown): unknown = true
-            case .truth(.true) where any: return .truth(.true)
-            case .truth(.false) where !any: return .truth(.false)
+            case .truth(true) where any: return .truth(true)
+            case .truth(false) where !any: return .truth(false)
             case .truth: break
             }
         }
-        return .truth(unknown ? .unknown : FHIRTruth(!any))
+        return .truth(!any)
+    }
+
+    /// What android-fhir throws combining an item's conditions: several without a behavior.
+    private func combineFailure(_ item: FHIR.Item) -> String? {
+        let count = item.enableWhen.count
+        guard engine == .androidFHIR, count > 1, item.enableBehavior == nil else { return nil }
+        return "IllegalStateException: \"Unrecognized enable when behavior null\": '\(item.linkId)' has \(count) enableWhen and no enableBehavior (google/android-fhir@28a50345 datacapture/src/main/java/com/google/android/fhir/datacapture/enablement/EnablementEvaluator.kt:166-172)"
+    }
+
+    /// Whether evaluating some item's enablement can make the engine throw in this Questionnaire, whatever the
+    /// answers: a condition throwing on an answer of a type its source takes, conditions android-fhir cannot
+    /// combine, an item android-fhir has no view for, or SDC expressions. A session saves its state before each
+    /// action only when it can, to undo an action that breaks the form.
+    func mayThrow(_ survey: FHIRSurvey) -> Bool {
+        if !survey.expressionProgram.isEmpty { return true }
+        for item in survey.items {
+            if combineFailure(item) != nil { return true }
+            if engine == .androidFHIR, case .androidThrowsWhenShown? = item.rendering { return true }
+            for condition in item.enableWhen {
+                for source in survey.itemsByLinkId[condition.question] ?? [] {
+                    let item = survey.items[source]
+                    // LHC-Forms keeps a text box's answers as strings, whatever the type written.
+                    let textBox = if case .lhcTextBox? = item.rendering { true } else { false }
+                    for type in item.answerTypes + (textBox ? [.string] : []) {
+                        if case .failure = evaluate(condition, source: item, answers: [FHIR.Value.sample(of: type)]) { return true }
+                    }
+                }
+            }
+        }
+        return false
+    }
+}
+
+extension FHIR.Value {
+    /// A value of the type, for asking whether a condition throws on one.
+    static func sample(of type: FHIR.ValueType) -> FHIR.Value {
+        switch type {
+        case .boolean: FHIR.Value(type, true)
+        case .decimal: FHIR.Value(type, 1.5)
+        case .integer: FHIR.Value(type, 1)
+        case .date: FHIR.Value(type, "2024-01-01")
+        case .dateTime: FHIR.Value(type, "2024-01-01T00:00:00Z")
+        case .time: FHIR.Value(type, "09:00:00")
+        case .string: FHIR.Value(type, "text")
+        case .uri: FHIR.Value(type, "http://example.org")
+        case .coding: FHIR.Value(type, ["system": "http://example.org", "code": "a"])
+        case .quantity: FHIR.Value(type, ["value": 1, "unit": "kg"])
+        case .reference: FHIR.Value(type, ["reference": "Patient/example"])
+        case .attachment: FHIR.Value(type, ["contentType": "text/plain"])
+        }
     }
 }

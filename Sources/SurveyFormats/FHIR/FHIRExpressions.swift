@@ -138,7 +138,7 @@ struct FHIRExpressions: Sendable {
 
     /// Evaluates what changed since the last pass. `answers` are the session's (computed values are written
     /// into them); `withheld` those android-fhir cleared.
-    func run(_ memory: inout FHIRExpressionMemory, tree: FHIRInstanceTree, enablement: [FHIRTruth], answers: inout [String: [FHIR.Value]], withheld: Set<String>)
+    func run(_ memory: inout FHIRExpressionMemory, tree: FHIRInstanceTree, enablement: [Bool], answers: inout [String: [FHIR.Value]], withheld: Set<String>)
         -> FHIRExpressionPass
     {
         var evaluation = Evaluation(tree: tree, enablement: enablement, answers: answers, withheld: withheld)
@@ -503,7 +503,7 @@ struct FHIRExpressions: Sendable {
 /// into them), the response built from them while they stay the same, and the variables worked out.
 private struct Evaluation {
     let tree: FHIRInstanceTree
-    let enablement: [FHIRTruth]
+    let enablement: [Bool]
     var answers: [String: [FHIR.Value]]
     let withheld: Set<String>
     var response: ResponseView? {
@@ -518,7 +518,7 @@ private struct Evaluation {
     var written: [String] = []
     var evaluations = 0
 
-    init(tree: FHIRInstanceTree, enablement: [FHIRTruth], answers: [String: [FHIR.Value]], withheld: Set<String>) {
+    init(tree: FHIRInstanceTree, enablement: [Bool], answers: [String: [FHIR.Value]], withheld: Set<String>) {
         self.tree = tree
         self.enablement = enablement
         self.answers = answers
@@ -528,8 +528,8 @@ private struct Evaluation {
     /// The enablement the response is written with: LHC-Forms' leaves disabled items out (`getFormData` with
     /// noDisabledItem, LHNCBC/lforms@24c71875 src/fhir/common/sdc-export-common.js:26); android-fhir's holds
     /// every item, with the answers of those its passes disabled cleared.
-    private func responseEnablement(_ engine: FHIREngine) -> [FHIRTruth] {
-        engine == .lhcForms ? enablement : Array(repeating: .true, count: tree.instances.count)
+    private func responseEnablement(_ engine: FHIREngine) -> [Bool] {
+        engine == .lhcForms ? enablement : Array(repeating: true, count: tree.instances.count)
     }
 
     /// The answers the response holds now, by instance id.
@@ -537,7 +537,7 @@ private struct Evaluation {
         let enablement = responseEnablement(engine)
         var result: [String: [FHIR.Value]] = [:]
         for (id, values) in answers where !withheld.contains(id) {
-            guard let position = tree.indexByID[id], enablement[position] == .true else { continue }
+            guard let position = tree.indexByID[id], enablement[position] else { continue }
             result[id] = values
         }
         return result
@@ -576,7 +576,7 @@ private struct ResponseView {
         for position in instances.indices.reversed() {
             let instance = instances[position]
             let item = input.survey.items[instance.item]
-            if input.enablement[position] != .true || item.type == .display {
+            if !input.enablement[position] || item.type == .display {
                 written[position] = false
                 continue
             }

@@ -32,14 +32,40 @@ struct FHIRInstanceTree {
     /// when no two items share a linkId: every instance is then where it is.
     private var lhcPlace: [Int] = []
 
-    /// - Parameters:
-    ///   - answerCount: how many answers an instance id holds now.
-    ///   - groupCount: how many instances a repeating group has, by the id `add` takes.
-    init(survey: FHIRSurvey, answerCount: (String) -> Int, groupCount: (String) -> Int) {
+    /// The tree of these instances, listed in document order with `end` and `parent` set (positions in the list).
+    init(survey: FHIRSurvey, instances: [Instance]) {
+        self.instances = instances
         instancesOfItem = Array(repeating: [], count: survey.items.count)
-        add(survey.topLevel, survey: survey, prefix: "", parent: nil, answerIndex: nil, answerCount: answerCount, groupCount: groupCount)
+        indexByID.reserveCapacity(instances.count)
+        for (position, instance) in instances.enumerated() {
+            indexByID[instance.id] = position
+            instancesOfItem[instance.item].append(position)
+        }
         if survey.itemsByLinkId.count < survey.items.count { placeByElementID(survey) }
     }
+
+    /// The instances of a session now, in document order, and the slot each one is.
+    init(_ live: FHIRInstances, survey: FHIRSurvey) {
+        let slots = live.order.elements
+        var position = [Int32: Int](minimumCapacity: slots.count)
+        var list: [Instance] = []
+        list.reserveCapacity(slots.count)
+        for slot in slots {
+            position[slot] = list.count
+            let parent = live.parent(slot).flatMap { position[$0] }
+            list.append(Instance(item: live.item(slot), id: live.id(slot), parent: parent, answerIndex: live.answerIndex(slot), groupBase: live.groupBase(slot), end: list.count + 1))
+            var ancestor = parent
+            while let index = ancestor {
+                list[index].end = list.count
+                ancestor = list[index].parent
+            }
+        }
+        self.init(survey: survey, instances: list)
+        self.slots = slots
+    }
+
+    /// For a tree made from a session's instances, the slot of each instance (by position).
+    private(set) var slots: [Int32] = []
 
     /// `lhcPlace`: an instance's `_idPath` is its ancestors' with its own number appended, 1 unless it is the
     /// N-th instance of a repeating group; an item under a question's answer k sits under the k-th instance of
@@ -59,50 +85,6 @@ struct FHIRInstanceTree {
             first[key] = position
             return position
         }
-    }
-
-    private mutating func add(
-        _ children: [Int], survey: FHIRSurvey, prefix: String, parent: Int?, answerIndex: Int?,
-        answerCount: (String) -> Int, groupCount: (String) -> Int
-    ) {
-        for child in children {
-            let item = survey.items[child]
-            if item.isRepeatingGroup {
-                let base = prefix + item.id
-                for number in 1...max(1, groupCount(base)) {
-                    let position = append(child, id: "\(base)#\(number)", parent: parent, answerIndex: answerIndex, groupBase: base)
-                    add(item.children, survey: survey, prefix: "\(base)#\(number)/", parent: position, answerIndex: nil, answerCount: answerCount, groupCount: groupCount)
-                    instances[position].end = instances.count
-                }
-                continue
-            }
-            let id = prefix + item.id
-            let position = append(child, id: id, parent: parent, answerIndex: answerIndex, groupBase: nil)
-            if !item.children.isEmpty {
-                if item.type.takesAnswers {
-                    // Items under a question exist once per answer, under that answer.
-                    let count = answerCount(id)
-                    if item.repeats {
-                        for number in 0..<count {
-                            add(item.children, survey: survey, prefix: "\(id)#\(number + 1)/", parent: position, answerIndex: number, answerCount: answerCount, groupCount: groupCount)
-                        }
-                    } else if count > 0 {
-                        add(item.children, survey: survey, prefix: prefix, parent: position, answerIndex: 0, answerCount: answerCount, groupCount: groupCount)
-                    }
-                } else {
-                    add(item.children, survey: survey, prefix: prefix, parent: position, answerIndex: nil, answerCount: answerCount, groupCount: groupCount)
-                }
-            }
-            instances[position].end = instances.count
-        }
-    }
-
-    private mutating func append(_ item: Int, id: String, parent: Int?, answerIndex: Int?, groupBase: String?) -> Int {
-        let position = instances.count
-        instances.append(Instance(item: item, id: id, parent: parent, answerIndex: answerIndex, groupBase: groupBase, end: position + 1))
-        indexByID[id] = position
-        instancesOfItem[item].append(position)
-        return position
     }
 
     /// The instance a condition of the instance at `position` reads, among the instances of `items` (the items

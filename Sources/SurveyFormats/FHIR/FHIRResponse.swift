@@ -4,13 +4,13 @@ import SurveyCore
 struct FHIRResponseInput {
     let survey: FHIRSurvey
     let tree: FHIRInstanceTree
-    let enablement: [FHIRTruth]
+    let enablement: [Bool]
     let answers: [String: [FHIR.Value]]
     let today: CalendarDate
 
     /// The answers that count: those of enabled instances (computed values included).
     func answers(at position: Int) -> [FHIR.Value] {
-        guard enablement[position] == .true else { return [] }
+        guard enablement[position] else { return [] }
         return answers[tree.instances[position].id] ?? []
     }
 
@@ -20,7 +20,7 @@ struct FHIRResponseInput {
         var missing: [String] = []
         for (position, instance) in tree.instances.enumerated() {
             let item = survey.items[instance.item]
-            guard item.required, enablement[position] == .true else { continue }
+            guard item.required, enablement[position] else { continue }
             let answered =
                 item.type.takesAnswers
                 ? !answers(at: position).isEmpty
@@ -72,7 +72,7 @@ struct FHIRStandardResponse: FHIRResponseWriter {
     private func item(at position: Int, _ input: FHIRResponseInput) -> JSONValue? {
         let instance = input.tree.instances[position]
         let item = input.survey.items[instance.item]
-        guard input.enablement[position] == .true else { return nil }
+        guard input.enablement[position] else { return nil }
         var result: [String: JSONValue] = ["linkId": .string(item.linkId)]
         if let text = item.text { result["text"] = .string(text) }
         switch item.type {

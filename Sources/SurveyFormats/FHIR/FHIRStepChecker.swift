@@ -20,7 +20,7 @@ final class FHIRStepChecker: StepChecker {
             findings.append(
                 Finding(.hazard, "enablement-unsettled", "enableWhen conditions form a cycle with no fixpoint: the enablement of '\(first ?? "?")' keeps changing", question: first))
         }
-        if let current = session.currentQuestion, !session.visibleQuestions.contains(current) {
+        if let current = session.currentQuestion, session.currentVisiblePosition == nil {
             findings.append(Finding(.engineError, "focus-is-visible", "the focus '\(current)' is not on screen"))
         }
         if action == .submit, result.outcome == .ok, let response = session.payload {
@@ -70,7 +70,7 @@ final class FHIRStepChecker: StepChecker {
             findings.append(Finding(.engineError, "response-readable", "reading the response back: \(problem.message)"))
         }
         for answer in reading.answers {
-            if let position = input.tree.indexByID[answer.question], input.enablement[position] != .true {
+            if let position = input.tree.indexByID[answer.question], !input.enablement[position] {
                 findings.append(Finding(.engineError, "disabled-item-answered", "the response holds '\(answer.question)', which is disabled", question: answer.question))
             }
         }

@@ -131,6 +131,11 @@ public struct FHIRSurvey: Survey {
     /// How many items have enableWhen: the fixpoint's bound grows with it.
     let conditionalCount: Int
     let coverageLayout = Lazy<FHIRCoverageLayout>()
+    /// How its instances come in blocks, worked out when a session first needs it.
+    let blocks = Lazy<FHIRBlockPlan>()
+    /// The form as it opens under each engine reading (for Questionnaires without SDC expressions, whose
+    /// opening depends on nothing else): sessions start from a copy.
+    let openings = LazyTable<FHIROpening.Key, FHIROpening>()
     /// The ResearchKit task the c3pro profile runs, worked out when a c3pro session first needs it.
     let c3proTask = Lazy<FHIRC3PROTask>()
     /// The identifier C3-PRO gives the task, which its response's `questionnaire` refers to.
@@ -259,6 +264,10 @@ public struct FHIRSurvey: Survey {
         case .failure:
             return FHIRSession(survey: self, settings: settings, coverage: coverage, refusal: problem(with: settings))
         }
+    }
+
+    func blockPlan() -> FHIRBlockPlan {
+        blocks.get { FHIRBlockPlan(self) }
     }
 
     func task() -> FHIRC3PROTask {

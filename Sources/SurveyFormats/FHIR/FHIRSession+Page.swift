@@ -1,0 +1,224 @@
+import SurveyCore
+
+/// The weights an R4 session's instances carry in its `WeightedOrder`: on the page (the visible list), a
+/// question on the page (where the focus moves), and the other actions it offers (add, remove, clear).
+enum FHIRPage {
+    static let shown = 0
+    static let questions = 1
+    static let actions = 2
+}
+
+/// What follows from enablement and answers, kept up to date as they change: which instances are on the
+/// page, the page's fingerprint, the weights walks choose by, and the required instances without an answer.
+extension FHIRSession {
+    /// Sets an instance's enablement, and what counts enabled answered instances.
+    func setEnabled(_ slot: Int32, _ value: Bool) {
+        let old = state.slots[Int(slot)]
+        guard old.flags.contains(.enabled) != value else { return }
+        if value { state.slots[Int(slot)].flags.insert(.enabled) } else { state.slots[Int(slot)].flags.remove(.enabled) }
+        enablementChanged.append(slot)
+        if old.isAnswered { countAnswered(above: slot, value ? 1 : -1) }
+        refreshMissing(slot)
+    }
+
+    /// Sets an instance's answers (none: unanswered), and what counts answered instances; those reading it are
+    /// evaluated again, and it too (android-fhir caches the answers of a disabled instance).
+    func setAnswer(_ slot: Int32, _ values: [FHIR.Value]) {
+        let old = state.slots[Int(slot)]
+        state.slots[Int(slot)].answer = values.isEmpty ? -1 : state.values.add(values)
+        if old.flags.contains(.enabled), old.isAnswered != !values.isEmpty { countAnswered(above: slot, values.isEmpty ? -1 : 1) }
+        refreshMissing(slot)
+        refreshWeights(slot)
+        dirty.append(slot)
+        forEachReader(of: slot) { dirty.append($0) }
+    }
+
+    /// An instance's enabled answered descendants changed by `delta`: its ancestors' counts follow.
+    private func countAnswered(above slot: Int32, _ delta: Int32) {
+        var current = state.instances.parent(slot)
+        while let ancestor = current {
+            state.slots[Int(ancestor)].answeredBelow += delta
+            refreshMissing(ancestor)
+            current = state.instances.parent(ancestor)
+        }
+    }
+
+    /// Whether a required instance is missing its answer: enabled, and unanswered (a group: without an answered
+    /// descendant). `required` is ignored unless the item is enabled (§A1).
+    private func refreshMissing(_ slot: Int32) {
+        let traits = plan.traits[state.instances.item(slot)]
+        guard traits.contains(.required) else { return }
+        let info = state.slots[Int(slot)]
+        let missing = info.flags.contains(.enabled) && (traits.contains(.takesAnswers) ? !info.isAnswered : info.answeredBelow == 0)
+        guard missing != info.flags.contains(.missing) else { return }
+        if missing {
+            state.slots[Int(slot)].flags.insert(.missing)
+            state.missingRequired += 1
+        } else {
+            state.slots[Int(slot)].flags.remove(.missing)
+            state.missingRequired -= 1
+        }
+    }
+
+    /// The instances whose enablement changed, and below them those whose parent's place changed, come on or
+    /// leave the page, in document order. android-fhir throws showing an item it has no view for.
+    func updatePage() {
+        var agenda = FHIRAgenda()
+        let order = state.instances.order
+        for slot in enablementChanged where state.instances.isLive(slot) { agenda.add(slot, key: order.key(slot)) }
+        enablementChanged = []
+        while let (_, slot) = agenda.next() {
+            let shown =
+                isEnabled(slot) && !plan.traits[state.instances.item(slot)].contains(.hidden) && state.instances.parent(slot).map(isShown) != false
+            guard shown != isShown(slot) else { continue }
+            setShown(slot, shown)
+            for child in state.instances.children(of: slot) { agenda.add(child, key: order.key(child)) }
+        }
+    }
+
+    func setShown(_ slot: Int32, _ shown: Bool) {
+        guard shown != isShown(slot) else { return }
+        if shown {
+            state.slots[Int(slot)].flags.insert(.shown)
+            state.fingerprint &+= state.idHashes[Int(slot)]
+            if failure == nil, profile.engine == .androidFHIR, case .androidThrowsWhenShown(let why)? = item(of: slot).rendering {
+                failure = "NotImplementedError: android-fhir has no view for '\(state.instances.id(slot))' (\(why)), so showing it throws (google/android-fhir@28a50345 datacapture/src/main/java/com/google/android/fhir/datacapture/QuestionnaireLists.kt:249-279)"
+            }
+        } else {
+            state.slots[Int(slot)].flags.remove(.shown)
+            state.fingerprint &-= state.idHashes[Int(slot)]
+        }
+        refreshWeights(slot)
+    }
+
+    /// Sets an instance's weights from what it is now.
+    func refreshWeights(_ slot: Int32) {
+        guard state.instances.isLive(slot) else { return }
+        var weights = SIMD4<UInt8>.zero
+        if isShown(slot) {
+            weights[FHIRPage.shown] = 1
+            weights[FHIRPage.questions] = plan.traits[state.instances.item(slot)].contains(.takesAnswers) ? 1 : 0
+            weights[FHIRPage.actions] = UInt8(pageActions(slot).count)
+        }
+        state.instances.order.setWeights(slot, weights)
+    }
+
+    /// The actions an instance on the page offers besides answering: adding an instance after the last of its
+    /// group (below its maxOccurs) and removing one (above its minOccurs) for a group instance, clearing an
+    /// answered question the respondent can answer.
+    func pageActions(_ slot: Int32) -> [Action] {
+        let traits = plan.traits[state.instances.item(slot)]
+        if traits.contains(.repeatingGroup), let siblings = state.instances.groupInstances(of: slot), let base = state.instances.groupBase(slot) {
+            let item = item(of: slot)
+            var actions: [Action] = []
+            if siblings.last == slot, siblings.count < item.maxOccurs ?? Int.max { actions.append(.add(group: base)) }
+            if siblings.count > max(1, item.minOccurs ?? 1) { actions.append(.remove(instance: state.instances.id(slot))) }
+            return actions
+        }
+        guard state.slots[Int(slot)].isAnswered, traits.contains(.takesAnswers), !traits.contains(.readOnly), isShown(slot) else { return [] }
+        return [.clear(question: state.instances.id(slot))]
+    }
+
+    /// Back shows when a question on the page comes before the focus (or, past the end, when any is shown).
+    var canGoBack: Bool {
+        state.focus >= 0 ? state.instances.isLive(state.focus) && previousQuestion(before: state.focus) != nil : visibleCount > 0
+    }
+
+    /// The first question on the page after an instance (nil: from the top).
+    func nextQuestion(after slot: Int32?) -> Int32? {
+        let order = state.instances.order
+        let k = slot.map { order.rank($0, kind: FHIRPage.questions) + Int(order.weights(of: $0)[FHIRPage.questions]) } ?? 0
+        return k < Int(order.totals[FHIRPage.questions]) ? order.select(kind: FHIRPage.questions, k) : nil
+    }
+
+    /// The last question on the page before an instance (nil: from the end).
+    func previousQuestion(before slot: Int32?) -> Int32? {
+        let order = state.instances.order
+        let k = slot.map { order.rank($0, kind: FHIRPage.questions) } ?? Int(order.totals[FHIRPage.questions])
+        return k > 0 ? order.select(kind: FHIRPage.questions, k - 1) : nil
+    }
+
+    // MARK: coverage
+
+    /// Reports an answer stored (by the respondent or as an initial value), for coverage.
+    func recordAnswer(_ values: [FHIR.Value], item: Int) {
+        guard let coverage, recordsCoverage, !values.isEmpty else { return }
+        if let question = coverage.layout.questionOfItem[item] { coverage.recorder.answered(question) }
+        let first = coverage.layout.firstChoice[item]
+        for value in values {
+            if let option = survey.items[item].options.firstIndex(where: { $0.value == value }) { coverage.recorder.choice(first + option) }
+        }
+    }
+
+    /// What a session opening on the shared opening form reports: its initial values, the items shown, and
+    /// every decision.
+    func recordOpening(_ recorder: CoverageRecorder, _ layout: FHIRCoverageLayout) {
+        for slot in state.instances.order.elements where state.slots[Int(slot)].isAnswered {
+            recordAnswer(answers(slot), item: state.instances.item(slot))
+        }
+        recordPageCoverage(recorder, layout)
+    }
+
+    /// After a change: which items are now shown or hidden, and every instance's decision as it stands.
+    func recordPageCoverage(_ recorder: CoverageRecorder, _ layout: FHIRCoverageLayout) {
+        var itemNowShown = [Bool](repeating: false, count: survey.items.count)
+        for slot in state.instances.order.elements where isShown(slot) { itemNowShown[state.instances.item(slot)] = true }
+        for (item, on) in itemNowShown.enumerated() where on != itemShown[item] {
+            if let question = layout.questionOfItem[item] { recorder.question(question, shown: on) }
+        }
+        itemShown = itemNowShown
+        recordDecisions(recorder, layout)
+    }
+
+    private func recordDecisions(_ recorder: CoverageRecorder, _ layout: FHIRCoverageLayout) {
+        for slot in state.instances.order.elements {
+            let item = state.instances.item(slot)
+            let parentEnabled = state.instances.parent(slot).map(isEnabled) != false
+            if let decision = layout.expressionDecisionOfItem[item], parentEnabled, let outcome = state.expressions.enabled[state.instances.id(slot)] {
+                recorder.decision(decision, outcome: outcome, leaves: [outcome ? .true : .false])
+            }
+            guard let decision = layout.decisionOfItem[item], parentEnabled, case .truth(let outcome) = decide(slot) else { continue }
+            let leaves = survey.items[item].enableWhen.enumerated().map { index, condition -> CoverageRecorder.LeafValue in
+                let (value, answered) = evaluate(index, of: slot)
+                switch value {
+                case .truth(true): return answered || condition.op == .exists ? .true : .unansweredTrue
+                case .truth(false): return answered || condition.op == .exists ? .false : .unansweredFalse
+                case .failure: return .skipped
+                }
+            }
+            recorder.decision(decision, outcome: outcome, leaves: leaves)
+        }
+    }
+
+    // MARK: invariants
+
+    /// The session's invariant, for walks: the page kept as enablement changed is the page worked out afresh
+    /// (what is on it, its fingerprint and weights, the required count), what is shown is enabled, and under
+    /// LHC-Forms, once settled, every instance's enablement is what its conditions say now (android-fhir's
+    /// single pass is not a fixpoint, so a fresh pass may differ).
+    func invariantViolation() -> String? {
+        guard !isBlocked else { return nil }
+        var fingerprint: UInt64 = 0
+        var missing = 0
+        var shownSoFar: [Int32: Bool] = [:]
+        for slot in state.instances.order.elements {
+            let id = state.instances.id(slot)
+            if isShown(slot), !isEnabled(slot) { return "'\(id)' is shown though it is not enabled" }
+            let shown = isEnabled(slot) && !plan.traits[state.instances.item(slot)].contains(.hidden) && state.instances.parent(slot).map { shownSoFar[$0] ?? false } != false
+            shownSoFar[slot] = shown
+            if shown != isShown(slot) { return "'\(id)' is \(isShown(slot) ? "on" : "off") the page though its enablement and its parent's say otherwise" }
+            if shown { fingerprint &+= StableHash.mix(StableHash.of([id])) }
+            if state.slots[Int(slot)].flags.contains(.missing) { missing += 1 }
+            var weights = SIMD4<UInt8>.zero
+            if shown { weights = SIMD4(1, plan.traits[state.instances.item(slot)].contains(.takesAnswers) ? 1 : 0, UInt8(pageActions(slot).count), 0) }
+            if state.instances.order.weights(of: slot) != weights { return "'\(id)' is counted in the page's lists as it no longer is" }
+        }
+        if fingerprint != state.fingerprint { return "the page's fingerprint is not the sum of its instances' ids" }
+        if missing != state.missingRequired { return "\(state.missingRequired) required instances are counted unanswered, and \(missing) are" }
+        guard profile.engine == .lhcForms, state.settled else { return nil }
+        for slot in state.instances.order.elements where decide(slot) != .truth(isEnabled(slot)) {
+            return "'\(state.instances.id(slot))' is \(isEnabled(slot) ? "enabled" : "not enabled") though its conditions now say otherwise"
+        }
+        return nil
+    }
+}
