@@ -42,6 +42,12 @@ public final class CoverageRecorder: @unchecked Sendable {
     public func answered(_ index: Int) { counts.questions[index][2] += 1 }
     public func terminal(_ index: Int) { counts.terminals[index] += 1 }
 
+    /// Puts the counts back as they were (a session undoing an action it refused, whose branches were never
+    /// taken).
+    public func restore(_ counts: CoverageCounts) {
+        self.counts = counts
+    }
+
     /// Adds counts of the same plan (from another recorder or a saved file); whether a count reached
     /// `CoverageCounts.maximum` and stopped there.
     @discardableResult

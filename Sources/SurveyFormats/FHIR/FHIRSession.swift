@@ -137,10 +137,14 @@ final class FHIRSession: SurveySession {
             return StepResult(.rejected("the QuestionnaireResponse was submitted; the form is closed"))
         }
         let wasSettled = state.settled
-        let saved = mayThrow ? (state, itemShown) : nil
+        let saved = mayThrow ? (state, itemShown, coverage?.recorder.counts) : nil
         let outcome = apply(action)
         if let failure {
-            if let saved { (state, itemShown) = saved }
+            // The action never happened: nothing of it stays, not even what coverage saw of it.
+            if let saved {
+                (state, itemShown) = (saved.0, saved.1)
+                if let counts = saved.2 { coverage?.recorder.restore(counts) }
+            }
             self.failure = nil
             dirty = []
             enablementChanged = []
