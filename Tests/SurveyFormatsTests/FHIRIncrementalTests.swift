@@ -113,7 +113,7 @@ struct FHIRIncrementalTests {
         Self.check(survey, walks: 25, "synthetic \(size)/\(seed)")
     }
 
-    @Test("repeating questions with nested items, nested repeating groups, shared linkIds and a cycle")
+    @Test("repeating questions with nested items, nested repeating groups, shared linkIds, a cycle with two fixpoints and one with none")
     func structures() throws {
         let choice = codingOptions(["a", "b", "c"])
         let survey = try loadQuestionnaire(
@@ -131,9 +131,12 @@ struct FHIRIncrementalTests {
                 fhirItem("dup", "boolean"), fhirItem("dup", "boolean", enableWhen: [condition("owner", "exists", #""answerBoolean": true"#)]),
                 fhirItem("x", "string", enableWhen: [condition("y", "exists", #""answerBoolean": false"#)]),
                 fhirItem("y", "string", enableWhen: [condition("x", "exists", #""answerBoolean": false"#)]),
+                // p and q flip for ever once both are answered: the passes up to the bound go round a cycle.
+                fhirItem("p", "string", enableWhen: [condition("q", "exists", #""answerBoolean": false"#)]),
+                fhirItem("q", "string", enableWhen: [condition("p", "exists", #""answerBoolean": true"#)]),
                 fhirItem("hidden", "group", #""extension": [{"url": "http://hl7.org/fhir/StructureDefinition/questionnaire-hidden", "valueBoolean": true}]"#, items: [fhirItem("inside", "string")]),
                 fhirItem("last", "string", #""required": true"#, enableWhen: [condition("dup", "=", #""answerBoolean": true"#), condition("pets", "=", codingAnswer("b"))], behavior: "any"),
-            ]))
+            ] + (0..<25).map { fhirItem("pad\($0)", "display", enableWhen: [condition("owner", "exists", #""answerBoolean": true"#)]) }))
         Self.check(survey, walks: 200, "structures")
     }
 }

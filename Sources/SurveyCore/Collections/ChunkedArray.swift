@@ -3,30 +3,32 @@
 /// per-instance state in these, so a session started from a survey's opening state costs little whatever
 /// the survey's size.
 public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
-    static var shift: Int { 9 }
-    static var chunkSize: Int { 1 << shift }
-    static var mask: Int { chunkSize - 1 }
+    @usableFromInline static var shift: Int { 9 }
+    @usableFromInline static var chunkSize: Int { 1 << shift }
+    @usableFromInline static var mask: Int { chunkSize - 1 }
 
-    private var chunks: [[Element]] = []
-    public private(set) var count = 0
+    @usableFromInline var chunks: [[Element]] = []
+    @usableFromInline var storedCount = 0
 
-    public init() {}
+    @inlinable public var count: Int { storedCount }
 
-    public init(repeating element: Element, count: Int) {
+    @inlinable public init() {}
+
+    @inlinable public init(repeating element: Element, count: Int) {
         self.init()
         reserveChunks(for: count)
         for _ in 0..<count { append(element) }
     }
 
-    public init<S: Sequence>(_ elements: S) where S.Element == Element {
+    @inlinable public init<S: Sequence>(_ elements: S) where S.Element == Element {
         self.init()
         for element in elements { append(element) }
     }
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { count }
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { count }
 
-    public subscript(position: Int) -> Element {
+    @inlinable public subscript(position: Int) -> Element {
         get {
             precondition(position >= 0 && position < count, "index \(position) out of range 0..<\(count)")
             return chunks[position &>> Self.shift][position & Self.mask]
@@ -37,17 +39,17 @@ public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
         }
     }
 
-    public mutating func append(_ element: Element) {
+    @inlinable public mutating func append(_ element: Element) {
         if count & Self.mask == 0 {
             var chunk: [Element] = []
             chunk.reserveCapacity(Self.chunkSize)
             chunks.append(chunk)
         }
         chunks[chunks.count - 1].append(element)
-        count += 1
+        storedCount += 1
     }
 
-    private mutating func reserveChunks(for count: Int) {
+    @inlinable mutating func reserveChunks(for count: Int) {
         chunks.reserveCapacity((count + Self.mask) >> Self.shift)
     }
 }

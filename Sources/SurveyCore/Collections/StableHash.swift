@@ -3,15 +3,24 @@
 public enum StableHash {
     public static func of(_ parts: [String]) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for part in parts {
-            for byte in part.utf8 {
-                hash ^= UInt64(byte)
-                hash &*= 0x0000_0100_0000_01B3
-            }
-            hash ^= 0xFF
+        for part in parts { add(part, to: &hash) }
+        return hash
+    }
+
+    /// `of([text])`, without the list.
+    public static func of(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        add(text, to: &hash)
+        return hash
+    }
+
+    private static func add(_ part: String, to hash: inout UInt64) {
+        for byte in part.utf8 {
+            hash ^= UInt64(byte)
             hash &*= 0x0000_0100_0000_01B3
         }
-        return hash
+        hash ^= 0xFF
+        hash &*= 0x0000_0100_0000_01B3
     }
 
     public static func mix(_ value: UInt64) -> UInt64 {

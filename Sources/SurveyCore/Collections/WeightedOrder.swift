@@ -13,25 +13,36 @@ public struct WeightedOrder: Sendable {
     static let fill = 128
     static let limit = 256
 
-    private struct Entry: Sendable {
+    @usableFromInline struct Entry: Sendable {
         /// The id of the chunk holding the element; -1 when it is not in the order.
-        var chunk: Int32 = -1
-        var offset: Int32 = 0
-        var weights: SIMD4<UInt8> = .zero
+        @usableFromInline var chunk: Int32 = -1
+        @usableFromInline var offset: Int32 = 0
+        @usableFromInline var weights: SIMD4<UInt8> = .zero
+
+        @usableFromInline init() {}
+
+        @usableFromInline init(chunk: Int32, offset: Int32, weights: SIMD4<UInt8>) {
+            self.chunk = chunk
+            self.offset = offset
+            self.weights = weights
+        }
     }
 
     /// Chunks in order, as element lists, and the stable id of each; their weight sums, by position.
-    private var chunks: [[Int32]] = []
-    private var chunkIDs: [Int32] = []
-    private var sums: [Weights] = []
+    @usableFromInline var chunks: [[Int32]] = []
+    @usableFromInline var chunkIDs: [Int32] = []
+    @usableFromInline var sums: [Weights] = []
     /// The position of each chunk id in `chunks`.
-    private var positionOfChunk: [Int32] = []
+    @usableFromInline var positionOfChunk: [Int32] = []
     /// A Fenwick tree over the chunks' sums (1-based).
-    private var tree: [Weights] = [.zero]
-    private var entries = ChunkedArray<Entry>()
+    @usableFromInline var tree: [Weights] = [.zero]
+    @usableFromInline var entries = ChunkedArray<Entry>()
+    @usableFromInline var storedTotals: Weights = .zero
+    @usableFromInline var storedCount = 0
+
     /// The weights of every element, by kind.
-    public private(set) var totals: Weights = .zero
-    public private(set) var count = 0
+    @inlinable public var totals: Weights { storedTotals }
+    @inlinable public var count: Int { storedCount }
 
     public init() {}
 
@@ -46,16 +57,16 @@ public struct WeightedOrder: Sendable {
         rebuildTree()
     }
 
-    public func contains(_ element: Int32) -> Bool {
+    @inlinable public func contains(_ element: Int32) -> Bool {
         Int(element) < entries.count && entries[Int(element)].chunk >= 0
     }
 
-    public func weights(of element: Int32) -> SIMD4<UInt8> {
+    @inlinable public func weights(of element: Int32) -> SIMD4<UInt8> {
         Int(element) < entries.count ? entries[Int(element)].weights : .zero
     }
 
     /// Sets an element's weights (it must be in the order).
-    public mutating func setWeights(_ element: Int32, _ weights: SIMD4<UInt8>) {
+    @inlinable public mutating func setWeights(_ element: Int32, _ weights: SIMD4<UInt8>) {
         let entry = entries[Int(element)]
         precondition(entry.chunk >= 0, "element \(element) is not in the order")
         guard entry.weights != weights else { return }
@@ -64,11 +75,11 @@ public struct WeightedOrder: Sendable {
         let position = Int(positionOfChunk[Int(entry.chunk)])
         sums[position] &+= delta
         add(delta, at: position)
-        totals &+= delta
+        storedTotals &+= delta
     }
 
     /// The total weight of a kind of the elements before `element`.
-    public func rank(_ element: Int32, kind: Int) -> Int {
+    @inlinable public func rank(_ element: Int32, kind: Int) -> Int {
         let entry = entries[Int(element)]
         precondition(entry.chunk >= 0, "element \(element) is not in the order")
         let position = Int(positionOfChunk[Int(entry.chunk)])
@@ -79,7 +90,7 @@ public struct WeightedOrder: Sendable {
     }
 
     /// The element at which the running weight of a kind passes `k` (0-based): the one whose weight covers it.
-    public func select(kind: Int, _ k: Int) -> Int32 {
+    @inlinable public func select(kind: Int, _ k: Int) -> Int32 {
         precondition(k >= 0 && k < Int(totals[kind]), "no weight \(k) of kind \(kind): the total is \(totals[kind])")
         // The last chunk position whose prefix is at most k, by descending the Fenwick tree.
         var position = 0
@@ -103,7 +114,7 @@ public struct WeightedOrder: Sendable {
     }
 
     /// A number that orders elements as the order does; valid until the order next changes.
-    public func key(_ element: Int32) -> UInt64 {
+    @inlinable public func key(_ element: Int32) -> UInt64 {
         let entry = entries[Int(element)]
         return UInt64(positionOfChunk[Int(entry.chunk)]) << 32 | UInt64(entry.offset)
     }
@@ -113,7 +124,7 @@ public struct WeightedOrder: Sendable {
     public var last: Int32? { chunks.last?.last }
 
     /// The element after `element`, if any.
-    public func next(after element: Int32) -> Int32? {
+    @inlinable public func next(after element: Int32) -> Int32? {
         let entry = entries[Int(element)]
         let position = Int(positionOfChunk[Int(entry.chunk)])
         let offset = Int(entry.offset) + 1
@@ -122,7 +133,7 @@ public struct WeightedOrder: Sendable {
     }
 
     /// The element before `element`, if any.
-    public func previous(before element: Int32) -> Int32? {
+    @inlinable public func previous(before element: Int32) -> Int32? {
         let entry = entries[Int(element)]
         let position = Int(positionOfChunk[Int(entry.chunk)])
         if entry.offset > 0 { return chunks[position][Int(entry.offset) - 1] }
@@ -161,8 +172,8 @@ public struct WeightedOrder: Sendable {
             entries[Int(element)].weights = weights[index]
             added &+= Weights(truncatingIfNeeded: weights[index])
         }
-        totals &+= added
-        count += run.count
+        storedTotals &+= added
+        storedCount += run.count
         sums[position] &+= added
         if chunks[position].count > Self.limit {
             split(position)
@@ -190,9 +201,9 @@ public struct WeightedOrder: Sendable {
                 entries[gone] = Entry()
             }
             chunks[position].removeSubrange(offset..<(offset + take))
-            totals &-= removed
+            storedTotals &-= removed
             sums[position] &-= removed
-            count -= take
+            storedCount -= take
             remaining -= take
             add(.zero &- removed, at: position)
             if chunks[position].isEmpty {
@@ -225,8 +236,8 @@ public struct WeightedOrder: Sendable {
         chunks.append(elements)
         chunkIDs.append(id)
         sums.append(sum)
-        totals &+= sum
-        count += elements.count
+        storedTotals &+= sum
+        storedCount += elements.count
     }
 
     /// Gives the elements of the chunk at `position`, from `offset` on, their chunk and offset.
@@ -279,7 +290,7 @@ public struct WeightedOrder: Sendable {
         }
     }
 
-    private mutating func add(_ delta: Weights, at position: Int) {
+    @usableFromInline mutating func add(_ delta: Weights, at position: Int) {
         var index = position + 1
         while index < tree.count {
             tree[index] &+= delta
@@ -288,7 +299,7 @@ public struct WeightedOrder: Sendable {
     }
 
     /// The sum of the chunks before `position`.
-    private func prefix(_ position: Int) -> Weights {
+    @usableFromInline func prefix(_ position: Int) -> Weights {
         var index = position
         var total = Weights.zero
         while index > 0 {

@@ -168,6 +168,10 @@ public protocol SurveySession: AnyObject {
     /// Actions other than answering, Next, Submit and host conditions that the respondent or the app can
     /// take now (add a group instance, skip a step, launch the app…), for walks to choose among.
     var otherActions: [Action] { get }
+    /// How many of them there are, and the one at an index of the list: a session with many on offer gives
+    /// one without building the list.
+    var otherActionCount: Int { get }
+    func otherAction(at index: Int) -> Action
     /// Whether the session is over for good (a task its rules finished): nothing more can happen in it, so
     /// a walk stops there as it does after Submit.
     var hasEnded: Bool { get }
@@ -194,6 +198,10 @@ extension SurveySession {
     }
 
     public var otherActions: [Action] { [] }
+
+    public var otherActionCount: Int { otherActions.count }
+
+    public func otherAction(at index: Int) -> Action { otherActions[index] }
 
     public var hasEnded: Bool { false }
 

@@ -50,13 +50,16 @@ struct FHIRInstances: Sendable {
 
     var slotCount: Int { slots.count }
 
+    @inline(__always)
     func item(_ slot: Int32) -> Int { Int(slots[Int(slot)].item) }
 
+    @inline(__always)
     func parent(_ slot: Int32) -> Int32? {
         let parent = slots[Int(slot)].parent
         return parent < 0 ? nil : parent
     }
 
+    @inline(__always)
     func isLive(_ slot: Int32) -> Bool { order.contains(slot) }
 
     private func template(of block: Int32) -> FHIRBlockPlan.Template { plan.templates[Int(blocks[Int(block)].template)] }
@@ -240,6 +243,7 @@ struct FHIRInstances: Sendable {
     }
 
     /// The block a slot belongs to.
+    @inline(__always)
     func block(of slot: Int32) -> Int32 { slots[Int(slot)].block }
 
     /// The instances of an item, in document order.
@@ -350,15 +354,17 @@ struct FHIRInstances: Sendable {
         }
     }
 
-    /// The instance an id names now, if it exists. Read as `FHIRSurvey.definition(of:)` reads ids: an item id,
-    /// or a repeating item's id, `#N` and what follows `/` inside its N-th instance.
-    func slot(named id: String) -> Int32? {
-        guard let slot = locate(Substring(id), in: 0), self.id(slot) == id else { return nil }
-        return slot
+    /// The instance an id names now, if it exists (or, with `setAside`, is kept aside with its question's
+    /// answer). Read as `FHIRSurvey.definition(of:)` reads ids: an item id, or a repeating item's id, `#N` and
+    /// what follows `/` inside its N-th instance.
+    func slot(named id: String, setAside: Bool = false) -> Int32? {
+        guard let slot = locate(Substring(id), in: 0, setAside: setAside) else { return nil }
+        // A slot of the root block is named by its item's id, which found it.
+        return slots[Int(slot)].block == 0 || self.id(slot) == id ? slot : nil
     }
 
-    private func locate(_ rest: Substring, in block: Int32) -> Int32? {
-        if let item = plan.itemByID[String(rest)] { return slot(ofItem: item, in: block) }
+    private func locate(_ rest: Substring, in block: Int32, setAside: Bool) -> Int32? {
+        if let item = plan.itemByID[String(rest)] { return slot(ofItem: item, in: block, setAside: setAside) }
         var search = rest.startIndex
         while let hash = rest[search...].firstIndex(of: "#") {
             let digits = rest[rest.index(after: hash)...].prefix { $0.isASCII && $0.isNumber }
@@ -366,17 +372,17 @@ struct FHIRInstances: Sendable {
             if !digits.isEmpty, let item = plan.itemByID[String(rest[..<hash])], plan.items[item].repeats {
                 guard let number = Int(digits), number >= 1 else { return nil }
                 if after == rest.endIndex {
-                    guard plan.items[item].type == .group, let instance = nthBlock(of: item, number, in: block) else { return nil }
+                    guard plan.items[item].type == .group, let instance = nthBlock(of: item, number, in: block, setAside: setAside) else { return nil }
                     return blocks[Int(instance)].base
                 }
                 if rest[after] == "/" {
                     let inside: Int32?
                     if plan.items[item].type == .group {
-                        inside = nthBlock(of: item, number, in: block)
+                        inside = nthBlock(of: item, number, in: block, setAside: setAside)
                     } else {
-                        inside = slot(ofItem: item, in: block).flatMap { answerContainer(of: $0) }.flatMap { nth(number, inContainer: $0) }
+                        inside = slot(ofItem: item, in: block, setAside: setAside).flatMap { answerContainer(of: $0) }.flatMap { nth(number, inContainer: $0) }
                     }
-                    return inside.flatMap { locate(rest[rest.index(after: after)...], in: $0) }
+                    return inside.flatMap { locate(rest[rest.index(after: after)...], in: $0, setAside: setAside) }
                 }
             }
             search = rest.index(after: hash)
@@ -385,9 +391,9 @@ struct FHIRInstances: Sendable {
     }
 
     /// The N-th attached instance block of a repeating group reachable from a block.
-    private func nthBlock(of group: Int, _ number: Int, in block: Int32) -> Int32? {
+    private func nthBlock(of group: Int, _ number: Int, in block: Int32, setAside: Bool) -> Int32? {
         let holderTemplate = plan.templates[Int(plan.templateOfItem[group])].holderTemplate
-        guard let holder = descend(to: holderTemplate, from: block) else { return nil }
+        guard let holder = descend(to: holderTemplate, from: block, setAside: setAside) else { return nil }
         return nth(number, inContainer: Int(blocks[Int(holder)].firstContainer + plan.containerOfItem[group]))
     }
 
@@ -398,14 +404,14 @@ struct FHIRInstances: Sendable {
 
     /// The slot of an item in a block, or in the nested items of a question of it that does not repeat
     /// (whose ids have no prefix of their own).
-    private func slot(ofItem item: Int, in block: Int32) -> Int32? {
-        guard let holder = descend(to: plan.templateOfItem[item], from: block) else { return nil }
+    private func slot(ofItem item: Int, in block: Int32, setAside: Bool) -> Int32? {
+        guard let holder = descend(to: plan.templateOfItem[item], from: block, setAside: setAside) else { return nil }
         return blocks[Int(holder)].base + plan.localOfItem[item]
     }
 
     /// The block of a template reached from a block through the nested items of questions that do not
-    /// repeat, when they have an answer now.
-    private func descend(to template: Int32, from block: Int32) -> Int32? {
+    /// repeat, when they have an answer now (or, with `setAside`, when they have been made).
+    private func descend(to template: Int32, from block: Int32, setAside: Bool) -> Int32? {
         let start = blocks[Int(block)].template
         if template == start { return block }
         var chain: [Int32] = []
@@ -419,7 +425,7 @@ struct FHIRInstances: Sendable {
         var reached = block
         for inner in chain.reversed() {
             let container = Int(blocks[Int(reached)].firstContainer + plan.templates[Int(inner)].holderContainer)
-            guard let child = containers[container].first, blocks[Int(child)].attached else { return nil }
+            guard let child = containers[container].first, setAside || blocks[Int(child)].attached else { return nil }
             reached = child
         }
         return reached

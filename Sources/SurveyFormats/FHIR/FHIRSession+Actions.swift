@@ -194,7 +194,7 @@ extension FHIRSession {
     func change(focusTo: Int32?, _ body: () -> Void) {
         let oldFocus = state.focus
         focusAnchor = nil
-        putOnPageThisChange = []
+        state.changes += 1
         body()
         refresh()
         if let focusTo, state.instances.isLive(focusTo), focusRefusal(focusTo) == nil {
@@ -217,7 +217,7 @@ extension FHIRSession {
         case nil: anchor = oldFocus
         }
         var candidate = nextQuestion(after: anchor)
-        while let found = candidate, putOnPageThisChange.contains(found) { candidate = nextQuestion(after: found) }
+        while let found = candidate, state.slots[Int(found)].onPageSince == state.changes { candidate = nextQuestion(after: found) }
         state.focus = candidate ?? -1
     }
 

@@ -56,11 +56,17 @@ extension FHIRSession {
     /// most (items with enableWhen + 2) passes (§A1 "iterate until a fixpoint with a maximum iteration
     /// count"); whether a fixpoint was reached (what is left is evaluated at the next change). A condition
     /// that throws stops the work (`failure`).
+    ///
+    /// Enablement that keeps changing goes round a cycle: a pass that starts as an earlier one did (the same
+    /// enablement everywhere, the same instances to evaluate) repeats what followed it. The passes up to the
+    /// bound are then skipped a whole cycle at a time, so the enablement left is the bound's without the
+    /// work of every pass.
     func settleLHCForms() -> Bool {
         var current = takeAgenda()
         var next = FHIRAgenda()
         var pass = 1
-        let bound = survey.conditionalCount + 2
+        var bound = survey.conditionalCount + 2
+        var passStarts: [SIMD2<UInt64>: Int] = [:]
         while true {
             var changed = false
             while let (key, slot) = current.next() {
@@ -93,6 +99,15 @@ extension FHIRSession {
             pass += 1
             current = next
             next = FHIRAgenda()
+            if bound > pass, pass > 2 {
+                let start = SIMD2(state.enabledHash, Set(current.slots).reduce(0) { $0 &+ StableHash.mix(UInt64($1) ^ 0xA6E0_DA5E) })
+                if let earlier = passStarts[start] {
+                    bound = pass + (bound - pass) % (pass - earlier)
+                    passStarts = [:]
+                } else {
+                    passStarts[start] = pass
+                }
+            }
         }
     }
 

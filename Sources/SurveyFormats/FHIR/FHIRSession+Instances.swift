@@ -87,8 +87,8 @@ extension FHIRSession {
             state.idHashes.append(0)
         }
         for slot in run {
-            state.idHashes[Int(slot)] = StableHash.mix(StableHash.of([state.instances.id(slot)]))
-            putOnPageThisChange.insert(slot)
+            state.idHashes[Int(slot)] = StableHash.mix(StableHash.of(state.instances.id(slot)))
+            state.slots[Int(slot)].onPageSince = state.changes
             setEnabled(slot, true)
             dirty.append(slot)
         }
@@ -139,7 +139,7 @@ extension FHIRSession {
     /// terms follow.
     func rehash(_ run: [Int32]) {
         for slot in run {
-            let hash = StableHash.mix(StableHash.of([state.instances.id(slot)]))
+            let hash = StableHash.mix(StableHash.of(state.instances.id(slot)))
             if isShown(slot) { state.fingerprint = state.fingerprint &- state.idHashes[Int(slot)] &+ hash }
             state.idHashes[Int(slot)] = hash
         }

@@ -16,6 +16,8 @@ extension FHIRSession {
         let old = state.slots[Int(slot)]
         guard old.flags.contains(.enabled) != value else { return }
         if value { state.slots[Int(slot)].flags.insert(.enabled) } else { state.slots[Int(slot)].flags.remove(.enabled) }
+        let term = StableHash.mix(UInt64(slot))
+        state.enabledHash = value ? state.enabledHash &+ term : state.enabledHash &- term
         enablementChanged.append(slot)
         if old.isAnswered { countAnswered(above: slot, value ? 1 : -1) }
         refreshMissing(slot)
@@ -94,29 +96,38 @@ extension FHIRSession {
     /// Sets an instance's weights from what it is now.
     func refreshWeights(_ slot: Int32) {
         guard state.instances.isLive(slot) else { return }
-        var weights = SIMD4<UInt8>.zero
-        if isShown(slot) {
-            weights[FHIRPage.shown] = 1
-            weights[FHIRPage.questions] = plan.traits[state.instances.item(slot)].contains(.takesAnswers) ? 1 : 0
-            weights[FHIRPage.actions] = UInt8(pageActions(slot).count)
-        }
-        state.instances.order.setWeights(slot, weights)
+        state.instances.order.setWeights(slot, weights(slot))
+    }
+
+    /// What an instance counts for in the page's lists: on the page, a question on the page, and its actions.
+    func weights(_ slot: Int32) -> SIMD4<UInt8> {
+        guard isShown(slot) else { return .zero }
+        let offers = self.offers(slot)
+        let actions = (offers.add ? 1 : 0) + (offers.remove ? 1 : 0) + (offers.clear ? 1 : 0)
+        return SIMD4(1, plan.traits[state.instances.item(slot)].contains(.takesAnswers) ? 1 : 0, UInt8(actions), 0)
     }
 
     /// The actions an instance on the page offers besides answering: adding an instance after the last of its
     /// group (below its maxOccurs) and removing one (above its minOccurs) for a group instance, clearing an
     /// answered question the respondent can answer.
-    func pageActions(_ slot: Int32) -> [Action] {
+    private func offers(_ slot: Int32) -> (add: Bool, remove: Bool, clear: Bool) {
         let traits = plan.traits[state.instances.item(slot)]
-        if traits.contains(.repeatingGroup), let siblings = state.instances.groupInstances(of: slot), let base = state.instances.groupBase(slot) {
-            let item = item(of: slot)
-            var actions: [Action] = []
-            if siblings.last == slot, siblings.count < item.maxOccurs ?? Int.max { actions.append(.add(group: base)) }
-            if siblings.count > max(1, item.minOccurs ?? 1) { actions.append(.remove(instance: state.instances.id(slot))) }
-            return actions
+        if traits.contains(.repeatingGroup), let siblings = state.instances.groupInstances(of: slot) {
+            let item = plan.items[state.instances.item(slot)]
+            return (siblings.last == slot && siblings.count < item.maxOccurs ?? Int.max, siblings.count > max(1, item.minOccurs ?? 1), false)
         }
-        guard state.slots[Int(slot)].isAnswered, traits.contains(.takesAnswers), !traits.contains(.readOnly), isShown(slot) else { return [] }
-        return [.clear(question: state.instances.id(slot))]
+        let clear = state.slots[Int(slot)].isAnswered && traits.contains(.takesAnswers) && !traits.contains(.readOnly) && isShown(slot)
+        return (false, false, clear)
+    }
+
+    /// Those actions, in the order walks number them.
+    func pageActions(_ slot: Int32) -> [Action] {
+        let offers = self.offers(slot)
+        var actions: [Action] = []
+        if offers.add, let base = state.instances.groupBase(slot) { actions.append(.add(group: base)) }
+        if offers.remove { actions.append(.remove(instance: state.instances.id(slot))) }
+        if offers.clear { actions.append(.clear(question: state.instances.id(slot))) }
+        return actions
     }
 
     /// Back shows when a question on the page comes before the focus (or, past the end, when any is shown).
@@ -207,11 +218,9 @@ extension FHIRSession {
             let shown = isEnabled(slot) && !plan.traits[state.instances.item(slot)].contains(.hidden) && state.instances.parent(slot).map { shownSoFar[$0] ?? false } != false
             shownSoFar[slot] = shown
             if shown != isShown(slot) { return "'\(id)' is \(isShown(slot) ? "on" : "off") the page though its enablement and its parent's say otherwise" }
-            if shown { fingerprint &+= StableHash.mix(StableHash.of([id])) }
+            if shown { fingerprint &+= StableHash.mix(StableHash.of(id)) }
             if state.slots[Int(slot)].flags.contains(.missing) { missing += 1 }
-            var weights = SIMD4<UInt8>.zero
-            if shown { weights = SIMD4(1, plan.traits[state.instances.item(slot)].contains(.takesAnswers) ? 1 : 0, UInt8(pageActions(slot).count), 0) }
-            if state.instances.order.weights(of: slot) != weights { return "'\(id)' is counted in the page's lists as it no longer is" }
+            if state.instances.order.weights(of: slot) != weights(slot) { return "'\(id)' is counted in the page's lists as it no longer is" }
         }
         if fingerprint != state.fingerprint { return "the page's fingerprint is not the sum of its instances' ids" }
         if missing != state.missingRequired { return "\(state.missingRequired) required instances are counted unanswered, and \(missing) are" }

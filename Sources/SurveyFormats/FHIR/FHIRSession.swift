@@ -44,6 +44,11 @@ final class FHIRSession: SurveySession {
         var pending: [Int32] = []
         /// What SDC expression evaluation remembers between changes.
         var expressions = FHIRExpressionMemory()
+        /// How many changes were made: the instances a change puts on the page are marked with its number.
+        var changes: Int32 = 0
+        /// A hash of which instances are enabled (a sum of a hash of each enabled one's slot), for telling a
+        /// pass of LHC-Forms' skip logic that repeats an earlier one.
+        var enabledHash: UInt64 = 0
     }
 
     var state: State
@@ -71,13 +76,39 @@ final class FHIRSession: SurveySession {
     var itemShown: [Bool]
     /// Where the focus is looked for after the change being made took the focused instance off the page.
     var focusAnchor: FocusAnchor?
-    /// The instances the change being made put on the page: not where the focus moves on to.
-    var putOnPageThisChange: Set<Int32> = []
     /// Whether what happens is reported to the coverage recorder: not while the shared opening form is
     /// worked out, which `recordOpening` reports for each session instead.
     var recordsCoverage = false
 
-    init(survey: FHIRSurvey, settings: SessionSettings, coverage: CoverageRecorder?, refusal: String? = nil) {
+    convenience init(survey: FHIRSurvey, settings: SessionSettings, coverage: CoverageRecorder?, refusal: String? = nil) {
+        let expressions = FHIRExpressions(survey: survey, settings: settings)
+        guard expressions == nil else {
+            // The form's expressions read the clock and the launch contexts: it opens anew each time.
+            self.init(survey: survey, settings: settings, coverage: coverage, refusal: refusal, expressions: expressions, opening: nil)
+            recordsCoverage = true
+            openingFailure = opening()
+            state.expressions.opening = false
+            startEvents = computedEvents()
+            finishOpening()
+            return
+        }
+        let profile = FHIRProfile.standard(settings)
+        let shared = survey.openings.get(FHIROpening.Key(profile)) {
+            let session = FHIRSession(survey: survey, settings: settings, coverage: nil, refusal: nil, expressions: nil, opening: nil)
+            let failure = session.opening()
+            return FHIROpening(state: session.state, failure: failure, mayThrow: session.mayThrow)
+        }
+        self.init(survey: survey, settings: settings, coverage: coverage, refusal: refusal, expressions: nil, opening: shared)
+        openingFailure = shared.failure
+        recordsCoverage = true
+        if let coverage = self.coverage { recordOpening(coverage.recorder, coverage.layout) }
+        finishOpening()
+    }
+
+    /// A session on the opening form given, or on the bare instances when none is (to work the opening out).
+    private init(
+        survey: FHIRSurvey, settings: SessionSettings, coverage: CoverageRecorder?, refusal: String?, expressions: FHIRExpressions?, opening: FHIROpening?
+    ) {
         self.survey = survey
         self.settings = settings
         self.refusal = refusal
@@ -85,29 +116,22 @@ final class FHIRSession: SurveySession {
         self.plan = survey.blockPlan()
         self.coverage = coverage.map { ($0, survey.layout()) }
         self.itemShown = Array(repeating: false, count: coverage == nil ? 0 : survey.items.count)
-        let expressions = FHIRExpressions(survey: survey, settings: settings)
         self.expressions = expressions
-        self.mayThrow = profile.mayThrow(survey)
-        let instances = FHIRInstances(plan: plan)
-        state = State(
-            instances: instances, slots: ChunkedArray(repeating: FHIRSlotState(), count: instances.slotCount),
-            idHashes: ChunkedArray(repeating: 0, count: instances.slotCount))
-        if expressions == nil {
-            let shared = survey.openings.get(FHIROpening.Key(profile)) {
-                let failure = opening()
-                return FHIROpening(state: state, failure: failure)
-            }
-            state = shared.state
-            openingFailure = shared.failure
-            recordsCoverage = true
-            if let coverage = self.coverage { recordOpening(coverage.recorder, coverage.layout) }
+        if let opening {
+            mayThrow = opening.mayThrow
+            state = opening.state
         } else {
-            recordsCoverage = true
-            openingFailure = opening()
-            state.expressions.opening = false
-            startEvents = computedEvents()
+            mayThrow = profile.mayThrow(survey)
+            let instances = FHIRInstances(plan: plan)
+            state = State(
+                instances: instances, slots: ChunkedArray(repeating: FHIRSlotState(), count: instances.slotCount),
+                idHashes: ChunkedArray(repeating: 0, count: instances.slotCount))
         }
-        if let coverage = self.coverage {
+    }
+
+    /// Coverage of the items never shown, and the focus on the first question.
+    private func finishOpening() {
+        if let coverage {
             for (item, shown) in itemShown.enumerated() where !shown {
                 if let question = coverage.layout.questionOfItem[item] { coverage.recorder.question(question, shown: false) }
             }
@@ -171,8 +195,9 @@ final class FHIRSession: SurveySession {
 
     var isSubmittable: Bool { !state.submitted && !isBlocked }
 
+    /// A question's answers, kept whether or not it is enabled, and while its question keeps it aside.
     func answer(for question: String) -> JSONValue? {
-        guard let slot = state.instances.slot(named: question), state.slots[Int(slot)].isAnswered else { return nil }
+        guard let slot = state.instances.slot(named: question, setAside: true), state.slots[Int(slot)].isAnswered else { return nil }
         let values = answers(slot)
         return plan.items[state.instances.item(slot)].repeats ? .array(values.map(\.json)) : values.first?.json
     }
@@ -237,10 +262,13 @@ final class FHIRSession: SurveySession {
 
     // MARK: reading the state
 
+    @inline(__always)
     func answers(_ slot: Int32) -> [FHIR.Value] { state.values[state.slots[Int(slot)].answer] }
 
+    @inline(__always)
     func isEnabled(_ slot: Int32) -> Bool { state.slots[Int(slot)].flags.contains(.enabled) }
 
+    @inline(__always)
     func isShown(_ slot: Int32) -> Bool { state.slots[Int(slot)].flags.contains(.shown) }
 
     func item(of slot: Int32) -> FHIR.Item { plan.items[state.instances.item(slot)] }
@@ -270,11 +298,14 @@ struct FHIROpening: Sendable {
 
     let state: FHIRSession.State
     let failure: String?
+    /// Whether an action can make the engine throw (`FHIRProfile.mayThrow`).
+    let mayThrow: Bool
 
-    init(state: FHIRSession.State, failure: String?) {
+    init(state: FHIRSession.State, failure: String?, mayThrow: Bool) {
         var state = state
         state.values.seal()
         self.state = state
         self.failure = failure
+        self.mayThrow = mayThrow
     }
 }

@@ -22,6 +22,8 @@ struct FHIRSlotState: Sendable {
     var answer: Int32 = -1
     /// How many instances nested in it (at any depth) are enabled and answered.
     var answeredBelow: Int32 = 0
+    /// The change that last put it on the page (`FHIRSession.State.changes`).
+    var onPageSince: Int32 = 0
     var flags: Flags = []
 
     var isAnswered: Bool { answer >= 0 }
@@ -51,14 +53,21 @@ struct FHIRAnswerValues: Sendable {
     }
 }
 
-/// Instances to evaluate in document order, each once however often it is added: a binary heap by order key.
+/// Instances to evaluate in document order, each once however often it is added. Those added in order (a
+/// whole form as it opens) wait in a list; the others in a binary heap by order key.
 struct FHIRAgenda {
+    private var ordered: [(key: UInt64, slot: Int32)] = []
+    private var taken = 0
     private var heap: [(key: UInt64, slot: Int32)] = []
     private var lastKey: UInt64?
 
-    var isEmpty: Bool { heap.isEmpty }
+    var isEmpty: Bool { taken == ordered.count && heap.isEmpty }
 
     mutating func add(_ slot: Int32, key: UInt64) {
+        if ordered.last.map({ $0.key <= key }) ?? heap.isEmpty {
+            ordered.append((key, slot))
+            return
+        }
         heap.append((key, slot))
         var child = heap.count - 1
         while child > 0 {
@@ -71,26 +80,40 @@ struct FHIRAgenda {
 
     /// The first instance in document order not taken yet.
     mutating func next() -> (key: UInt64, slot: Int32)? {
-        while let top = heap.first {
-            let last = heap.removeLast()
-            if !heap.isEmpty {
-                heap[0] = last
-                var parent = 0
-                while true {
-                    let left = 2 * parent + 1
-                    guard left < heap.count else { break }
-                    let child = left + 1 < heap.count && heap[left + 1].key < heap[left].key ? left + 1 : left
-                    guard heap[child].key < heap[parent].key else { break }
-                    heap.swapAt(parent, child)
-                    parent = child
-                }
+        while true {
+            let fromList = taken < ordered.count ? ordered[taken] : nil
+            let fromHeap = heap.first
+            let top: (key: UInt64, slot: Int32)
+            if let fromList, fromHeap.map({ fromList.key <= $0.key }) ?? true {
+                top = fromList
+                taken += 1
+            } else if let fromHeap {
+                top = fromHeap
+                popHeap()
+            } else {
+                return nil
             }
             if top.key == lastKey { continue }
             lastKey = top.key
             return top
         }
-        return nil
     }
 
-    var slots: [Int32] { heap.map(\.slot) }
+    private mutating func popHeap() {
+        let last = heap.removeLast()
+        guard !heap.isEmpty else { return }
+        heap[0] = last
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            guard left < heap.count else { break }
+            let child = left + 1 < heap.count && heap[left + 1].key < heap[left].key ? left + 1 : left
+            guard heap[child].key < heap[parent].key else { break }
+            heap.swapAt(parent, child)
+            parent = child
+        }
+    }
+
+    /// The instances not taken yet.
+    var slots: [Int32] { ordered[taken...].map(\.slot) + heap.map(\.slot) }
 }

@@ -9,7 +9,7 @@ public struct ActionChooser {
     public let settings: SessionSettings
     private let hostConditionKeys: [String]
     /// Candidate values, computed once per walk run.
-    private var candidates: CandidateCache
+    private let candidates: CandidateCache
 
     public init(survey: any Survey, settings: SessionSettings) {
         self.survey = survey
@@ -27,8 +27,8 @@ public struct ActionChooser {
         let editEarlier = (position ?? visibleCount) > 0 ? 15 : 0
         let submit = session.isSubmittable ? 10 : 0
         let custom = hostConditionKeys.isEmpty ? 0 : 5
-        let others = session.otherActions
-        let other = others.isEmpty ? 0 : 10
+        let others = session.otherActionCount
+        let other = others == 0 ? 0 : 10
         var pick = stream.draw(answerCurrent + next + editEarlier + submit + custom + other)
         if pick < answerCurrent { return answer(among: position!..<visibleCount, in: session, stream: &stream) }
         pick -= answerCurrent
@@ -39,7 +39,7 @@ public struct ActionChooser {
         if pick < submit { return .submit }
         pick -= submit
         if pick < custom { return hostCondition(stream: &stream) }
-        return others[stream.draw(others.count)]
+        return session.otherAction(at: stream.draw(others))
     }
 
     /// A host condition set one way or the other.

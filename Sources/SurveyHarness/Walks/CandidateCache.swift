@@ -2,7 +2,7 @@ import SurveyCore
 
 /// The candidate values of each question of a survey (`Survey.candidateValues`), worked out when a question
 /// is first asked about and kept: walks and the Submit check ask about the same questions step after step.
-struct CandidateCache {
+final class CandidateCache {
     let survey: any Survey
     let settings: SessionSettings
     private let questionIDs: [String]
@@ -17,7 +17,7 @@ struct CandidateCache {
     }
 
     /// The candidate values of the question at `index` in the survey's `questionIDs`.
-    mutating func values(ofQuestionAt index: Int) -> [JSONValue] {
+    func values(ofQuestionAt index: Int) -> [JSONValue] {
         if let values = known[index] { return values }
         let values = survey.candidateValues(for: questionIDs[index], settings: settings)
         known[index] = values

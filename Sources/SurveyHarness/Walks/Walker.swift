@@ -171,7 +171,7 @@ struct SubmitFinder {
 
     /// nil when Submit shows (or was tapped); otherwise the question the session cannot get past.
     func stuckQuestion(continuing session: any SurveySession) -> String? {
-        var candidates = CandidateCache(survey: survey, settings: settings)
+        let candidates = CandidateCache(survey: survey, settings: settings)
         let limit = survey.questionIDs.count * 4 + 8
         for _ in 0..<limit {
             if session.isSubmittable || session.hasEnded { return nil }
