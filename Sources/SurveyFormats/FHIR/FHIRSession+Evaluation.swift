@@ -165,6 +165,7 @@ extension FHIRSession {
     /// An instance's enablement from its ancestors and its own conditions, as the engine evaluates them.
     /// `parentEnabled` overrides the parent's enablement (android-fhir's submit pass works its own out).
     func decide(_ slot: Int32, parentEnabled: Bool? = nil) -> FHIRConditionValue {
+        decisions += 1
         if let parent = state.instances.parent(slot), !(parentEnabled ?? isEnabled(parent)) { return .truth(false) }
         let index = state.instances.item(slot)
         let traits = plan.traits[index]
@@ -217,9 +218,12 @@ extension FHIRSession {
         }
     }
 
-    /// The instances whose enablement still changes after the bound on passes.
+    /// The instances whose enablement still changes after the bound on passes, in document order: among those
+    /// left to evaluate (every other one was evaluated since its inputs last changed).
     func unsettledItems() -> [String] {
-        state.instances.order.elements.filter { decide($0) != .truth(isEnabled($0)) }.map { state.instances.id($0) }
+        let order = state.instances.order
+        return Set(state.pending).filter { state.instances.isLive($0) && decide($0) != .truth(isEnabled($0)) }
+            .sorted { order.key($0) < order.key($1) }.map { state.instances.id($0) }
     }
 
     // MARK: SDC expressions

@@ -76,6 +76,9 @@ final class FHIRSession: SurveySession {
     var itemShown: [Bool]
     /// Where the focus is looked for after the change being made took the focused instance off the page.
     var focusAnchor: FocusAnchor?
+    /// How many instances' enablement was decided (a condition evaluation each at most), for tests that count
+    /// the work a step does.
+    var decisions = 0
     /// Whether what happens is reported to the coverage recorder: not while the shared opening form is
     /// worked out, which `recordOpening` reports for each session instead.
     var recordsCoverage = false
