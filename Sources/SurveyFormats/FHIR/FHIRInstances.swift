@@ -307,6 +307,8 @@ struct FHIRInstances: Sendable {
     /// The instance's id, as scenarios name it.
     func id(_ slot: Int32) -> String {
         let info = slots[Int(slot)]
+        // An instance of the root block is named by its item's id alone.
+        if info.block == 0 { return plan.items[Int(info.item)].id }
         let block = blocks[Int(info.block)]
         let item = plan.items[Int(info.item)]
         if block.base == slot, case .group = plan.templates[Int(block.template)].kind {

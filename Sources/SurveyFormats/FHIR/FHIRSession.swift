@@ -66,8 +66,9 @@ final class FHIRSession: SurveySession {
     private(set) var startEvents: [TraceEvent] = []
     /// Whether an action can make the engine throw here, so the state is kept to undo it.
     private let mayThrow: Bool
-    /// The response, written when first read after Submit.
+    /// The response and what it is written from, worked out when first read after Submit.
     private var response: JSONValue?
+    private var submitted: FHIRResponseInput?
     /// Instances to evaluate once the change being made is done (their order keys are taken then).
     var dirty: [Int32] = []
     /// Instances whose enablement changed, whose place on the page is worked out after evaluation.
@@ -208,9 +209,17 @@ final class FHIRSession: SurveySession {
     var payload: JSONValue? {
         guard state.submitted else { return nil }
         if let response { return response }
-        let written = profile.response.response(of: responseInput)
+        let written = profile.response.response(of: submittedInput)
         response = written
         return written
+    }
+
+    /// What the submitted response is written from, worked out once (nothing changes after Submit).
+    var submittedInput: FHIRResponseInput {
+        if let input = submitted { return input }
+        let input = responseInput
+        submitted = input
+        return input
     }
 
     var visibleCount: Int { isBlocked ? 0 : Int(state.instances.order.totals[FHIRPage.shown]) }

@@ -1,3 +1,4 @@
+import Foundation
 import SurveyCore
 
 /// After every step of a walk: the session's invariants and the response rules of §A2 (a failure is a bug
@@ -41,7 +42,7 @@ final class FHIRStepChecker: StepChecker {
     /// that is enabled.
     private func responseFindings(_ response: JSONValue, _ session: FHIRSession) -> [Finding] {
         var findings: [Finding] = []
-        let input = session.responseInput
+        let input = session.submittedInput
         let completed = response.objectValue?["status"]?.stringValue == "completed"
         if completed, let missing = input.unansweredRequired.first {
             findings.append(Finding(.engineError, "completed-has-required", "the response is completed though the required '\(missing)' is unanswered", question: missing))
@@ -61,9 +62,7 @@ final class FHIRStepChecker: StepChecker {
             }
         }
         visit(response.objectValue?["item"]?.arrayValue ?? [])
-        guard let root = try? JSONParser.parse(SourceFile(path: "response", text: CanonicalJSON.compact(response))),
-            let reading = try? survey.readPayload(JSONCursor(node: root), settings: session.settings)
-        else {
+        guard let reading = survey.readBack(response, settings: session.settings) else {
             return findings + [Finding(.engineError, "response-readable", "the response cannot be read back as import reads it")]
         }
         for problem in reading.problems {
@@ -75,5 +74,40 @@ final class FHIRStepChecker: StepChecker {
             }
         }
         return findings
+    }
+}
+
+extension FHIRSurvey {
+    /// A response read as `import` reads it (nil: it cannot be), remembered for the responses walks submit
+    /// again (a reading depends on nothing but the response and the settings).
+    func readBack(_ response: JSONValue, settings: SessionSettings) -> PayloadReading? {
+        readBacks.reading(of: response, settings: settings) {
+            guard let root = try? JSONParser.parse(SourceFile(path: "response", text: CanonicalJSON.compact(response))) else { return nil }
+            return try? readPayload(JSONCursor(node: root), settings: settings)
+        }
+    }
+}
+
+/// The responses a survey's walks read back, with their readings: a few thousand at most, forgotten all at
+/// once when full.
+final class FHIRReadBacks: @unchecked Sendable {
+    private let lock = NSLock()
+    private var readings: [ReadBackKey: PayloadReading?] = [:]
+    static let capacity = 4096
+
+    fileprivate struct ReadBackKey: Hashable {
+        let response: JSONValue
+        let settings: SessionSettings
+    }
+
+    func reading(of response: JSONValue, settings: SessionSettings, _ read: () -> PayloadReading?) -> PayloadReading? {
+        let key = ReadBackKey(response: response, settings: settings)
+        if let known = lock.withLock({ readings[key] }) { return known }
+        let reading = read()
+        lock.withLock {
+            if readings.count >= Self.capacity { readings = [:] }
+            readings[key] = reading
+        }
+        return reading
     }
 }
