@@ -71,6 +71,23 @@ public struct JSONCursor: Sendable {
         return JSONObjectCursor(cursor: self, pointer: pointer)
     }
 
+    /// The cursor of the node the steps lead to from this one, or nil when there is none: for a decoder that
+    /// scans nodes alone and makes a cursor only for what it finds.
+    public func descendant(_ steps: [JSONPointer.Step]) -> JSONCursor? {
+        var cursor = self
+        for step in steps {
+            switch step {
+            case .key(let key):
+                guard let member = cursor.object?[key] else { return nil }
+                cursor = member
+            case .index(let index):
+                guard let elements = cursor.elements, elements.indices.contains(index) else { return nil }
+                cursor = elements[index]
+            }
+        }
+        return cursor
+    }
+
     // MARK: strict access
 
     public func string(for what: @autoclosure () -> String) throws(InputError) -> String {
@@ -121,6 +138,12 @@ public struct JSONObjectCursor: Sendable {
     }
 
     public func contains(_ key: String) -> Bool { cursor.node.member(key) != nil }
+
+    /// The members whose key starts with `prefix`, in file order, each with its cursor; the other keys'
+    /// strings are never made.
+    public func members(withKeyPrefix prefix: String) -> [(key: String, cursor: JSONCursor)] {
+        (cursor.node.members(withKeyPrefix: prefix) ?? []).map { ($0.key, JSONCursor.child($0.value, parent: pointer, .key($0.key))) }
+    }
 
     /// The member, or an error at the object that names the missing key.
     public func required(_ key: String, in what: @autoclosure () -> String) throws(InputError) -> JSONCursor {

@@ -144,6 +144,38 @@ public struct JSONNode: Sendable {
         return result
     }
 
+    /// The members of an object whose key starts with `prefix` (`answerCoding`, `valueInteger`…), in file
+    /// order. The other keys are compared byte by byte with the file, without making their strings.
+    public func members(withKeyPrefix prefix: String) -> [JSONMember]? {
+        guard entry.kind == .object else { return nil }
+        if let found = prefix.utf8.withContiguousStorageIfAvailable({ members(withKeyPrefix: $0) }) { return found }
+        return Array(prefix.utf8).withUnsafeBufferPointer { members(withKeyPrefix: $0) }
+    }
+
+    private func members(withKeyPrefix prefix: UnsafeBufferPointer<UInt8>) -> [JSONMember] {
+        var result: [JSONMember] = []
+        forEachMember { key, value in
+            if key.startsWith(prefix) { result.append(JSONMember(key: key.stringValue ?? "", keyOffset: key.offset, value: value)) }
+            return true
+        }
+        return result
+    }
+
+    /// Whether a string node's bytes start with `prefix`.
+    private func startsWith(_ prefix: UnsafeBufferPointer<UInt8>) -> Bool {
+        let entry = entry
+        switch entry.kind {
+        case .string:
+            let start = Int(entry.first)
+            guard Int(entry.second) - start >= prefix.count else { return false }
+            return prefix.isEmpty || document.file.bytes.withUnsafeBufferPointer { memcmp($0.baseAddress! + start, prefix.baseAddress!, prefix.count) == 0 }
+        case .escapedString:
+            return document.strings[Int(entry.first)].utf8.starts(with: prefix)
+        default:
+            return false
+        }
+    }
+
     /// Calls `body` with each member's key and value nodes until it returns false.
     private func forEachMember(_ body: (JSONNode, JSONNode) -> Bool) {
         var child = index + 1
