@@ -44,6 +44,18 @@ struct FHIRDecoder {
     /// The rule of a condition on a choice item that LHC-Forms throws on once the item is answered.
     static let choiceTriggerRule = "fhir-choice-trigger"
 
+    // The value types each element allows, made once rather than at each element read.
+    /// answerOption.value[x] (and STU3 option.value[x]).
+    static let optionTypes: Set<FHIR.ValueType> = [.integer, .date, .time, .string, .coding, .reference]
+    /// The minValue and maxValue extensions' value[x].
+    static let boundTypes: Set<FHIR.ValueType> = [.integer, .decimal, .date, .dateTime, .time, .quantity]
+    /// enableWhen.answer[x] in R4; STU3 also compares answerUri and answerAttachment.
+    static let conditionTypes: Set<FHIR.ValueType> = [.boolean, .decimal, .integer, .date, .dateTime, .time, .string, .coding, .quantity, .reference]
+    static let stu3ConditionTypes = Set(FHIR.ValueType.allCases)
+    /// The item types that may have answer choices (que-5) and maxLength (que-10).
+    static let typesTakingChoices: Set<FHIR.ItemType> = [.choice, .openChoice, .decimal, .integer, .date, .dateTime, .time, .string, .quantity]
+    static let typesTakingMaxLength: Set<FHIR.ItemType> = [.boolean, .decimal, .integer, .string, .text, .url, .openChoice]
+
     private init(file: String, engine: FHIREngine) {
         self.file = file
         self.engine = engine
@@ -274,42 +286,54 @@ struct FHIRDecoder {
     /// linkId already is gets more `@`.
     private mutating func nameDuplicates() {
         var seen: [String: Int] = [:]
-        var taken = Set(items.compactMap { $0?.linkId })
+        seen.reserveCapacity(items.count)
+        // Every linkId and every id given, made at the first duplicate: most files have none.
+        var taken: Set<String> = []
         for index in items.indices {
-            guard var item = items[index] else { continue }
-            let count = (seen[item.linkId] ?? 0) + 1
-            seen[item.linkId] = count
-            guard count > 1 else { continue }
-            var id = "\(item.linkId)@\(count)"
+            guard let linkId = items[index]?.linkId else { continue }
+            seen[linkId, default: 0] += 1
+            guard let count = seen[linkId], count > 1 else { continue }
+            if taken.isEmpty { taken = Set(items.compactMap { $0?.linkId }) }
+            var id = "\(linkId)@\(count)"
             while taken.contains(id) { id += "@" }
             taken.insert(id)
-            item.id = id
-            items[index] = item
+            items[index]?.id = id
         }
     }
 
     /// The first form only STU3 has, when the file is STU3-era: `options` or `option` on an item, an item's
     /// `initial[x]`, `hasAnswer` in an enableWhen, or enableWhen without `operator` in a file where no
     /// enableWhen has one (a file that mixes both is R4 with a mistake, and its missing operator an error).
+    /// The scan reads nodes and keeps their path, making a cursor only for what it finds: most files have none.
     private static func stu3Form(in questionnaire: JSONObjectCursor) -> JSONCursor? {
-        var form: JSONCursor?
-        var withoutOperator: JSONCursor?
+        var path: [JSONPointer.Step] = [.key("item")]
+        var form: [JSONPointer.Step]?
+        var withoutOperator: [JSONPointer.Step]?
         var anyOperator = false
-        func visit(_ list: JSONCursor?) {
-            for entry in list?.elements ?? [] {
-                guard let item = entry.object else { continue }
-                for key in ["options", "option"] where form == nil { form = item[key] }
-                if form == nil, let initial = FHIRValues.members(item, prefix: "initial").first { form = initial.cursor }
-                for condition in item["enableWhen"]?.elements ?? [] {
-                    guard let object = condition.object else { continue }
-                    if form == nil { form = object["hasAnswer"] }
-                    if object["operator"] != nil { anyOperator = true } else if withoutOperator == nil { withoutOperator = condition }
+        func visit(_ list: JSONNode?) {
+            for (index, item) in (list?.elements ?? []).enumerated() where item.kind == .object {
+                path.append(.index(index))
+                if form == nil,
+                    let key = item["options"] != nil ? "options" : item["option"] != nil ? "option"
+                        : item.members(withKeyPrefix: "initial")?.first(where: { FHIRValues.type(ofKey: $0.key, prefix: "initial") != nil })?.key
+                {
+                    form = path + [.key(key)]
                 }
+                for (number, condition) in (item["enableWhen"]?.elements ?? []).enumerated() where condition.kind == .object {
+                    if form == nil, condition["hasAnswer"] != nil { form = path + [.key("enableWhen"), .index(number), .key("hasAnswer")] }
+                    if condition["operator"] != nil {
+                        anyOperator = true
+                    } else if withoutOperator == nil {
+                        withoutOperator = path + [.key("enableWhen"), .index(number)]
+                    }
+                }
+                path.append(.key("item"))
                 visit(item["item"])
+                path.removeLast(2)
             }
         }
-        visit(questionnaire["item"])
-        return form ?? (anyOperator ? nil : withoutOperator)
+        visit(questionnaire.cursor.node["item"])
+        return (form ?? (anyOperator ? nil : withoutOperator)).flatMap(questionnaire.cursor.descendant)
     }
 
     // MARK: items
@@ -356,12 +380,14 @@ struct FHIRDecoder {
         if !options.isEmpty { hints.optionsSource = .inline }
         var valueSetCodes: [FHIR.AnswerOption] = []
         var externalValueSet: String?
-        let reference = string(object, "answerValueSet").map { (reference: $0, cursor: object["answerValueSet"]) } ?? stu3Reference(object)
-        if let valueSet = reference?.reference, let cursor = reference?.cursor {
-            let isOptions = cursor.pointer != object["answerValueSet"]?.pointer
+        let reference =
+            string(object, "answerValueSet").map { (reference: $0, cursor: object["answerValueSet"], isOptions: false) }
+            ?? stu3Reference(object).map { ($0.reference, $0.cursor, true) }
+        if case let (valueSet, cursor?, isOptions)? = reference {
             // STU3 `options` may name a ValueSet file beside the Questionnaire (C3-PRO resolves it; §A3).
             if let codes = valueSets[valueSet] ?? (isOptions ? files.codes(of: valueSet) : nil) {
-                valueSetCodes = codes.map { FHIR.AnswerOption(value: $0, initialSelected: false, location: cursor.location) }
+                let location = cursor.location
+                valueSetCodes = codes.map { FHIR.AnswerOption(value: $0, initialSelected: false, location: location) }
                 if options.isEmpty { hints.optionsSource = .valueSet(valueSet) }
             } else {
                 externalValueSet = valueSet
@@ -417,7 +443,6 @@ struct FHIRDecoder {
     private mutating func itemType(_ object: JSONObjectCursor, linkId: String, cursor: JSONCursor) -> (FHIR.ItemType, FHIR.Rendering?)? {
         let typeCursor = object["type"]
         let written = typeCursor?.stringValue
-        let expected = FHIR.ItemType.allCases.map(\.rawValue)
         if let written, let type = FHIR.ItemType(rawValue: written) {
             guard type == .reference else { return (type, nil) }
             differsByEngine = true
@@ -428,6 +453,7 @@ struct FHIRDecoder {
             return (type, engine == .lhcForms ? .lhcTextBox(written: written) : nil)
         }
         differsByEngine = true
+        let expected = FHIR.ItemType.allCases.map(\.rawValue)
         let what = typeCursor == nil ? "has no \"type\" (1..1)" : "has the type \(written.map { "\"\($0)\"" } ?? FHIRLenientReading.describe(typeCursor?.node.plain ?? .null)), which R4 does not have"
         let hasOptions = object["answerOption"] != nil || object["answerValueSet"] != nil
         let android =
@@ -617,9 +643,7 @@ struct FHIRDecoder {
     /// android-fhir through HAPI's `answerBooleanType`, which throws for another type or a missing value when
     /// the condition is evaluated (EnablementEvaluator.kt:192-197).
     private mutating func conditionValue(_ condition: JSONObjectCursor, linkId: String, op: FHIR.Operator?) -> ConditionValue? {
-        // STU3 also compares answerUri and answerAttachment.
-        let allowed: Set<FHIR.ValueType> =
-            stu3Form != nil ? Set(FHIR.ValueType.allCases) : [.boolean, .decimal, .integer, .date, .dateTime, .time, .string, .coding, .quantity, .reference]
+        let allowed = stu3Form != nil ? Self.stu3ConditionTypes : Self.conditionTypes
         let found = FHIRValues.members(condition, prefix: "answer")
         if found.isEmpty, op == .exists {
             differsByEngine = true
@@ -690,57 +714,57 @@ struct FHIRDecoder {
         }
     }
 
+    /// The last item of each linkId, which LHC-Forms' `_createLinkIdItemMap` keeps (LHNCBC/lforms@24c71875
+    /// src/fhir/common/sdc-import-common.js:1239-1255).
+    private func lastItemOfEachLinkId() -> [String: Int] {
+        var last: [String: Int] = [:]
+        last.reserveCapacity(items.count)
+        for index in items.indices {
+            if let linkId = items[index]?.linkId { last[linkId] = index }
+        }
+        return last
+    }
+
     /// Types the values LHC-Forms reads as written by the answers of the item their condition reads: the
-    /// last item with that linkId, as `_createLinkIdItemMap` keeps the last (LHNCBC/lforms@24c71875
-    /// src/fhir/common/sdc-import-common.js:1239-1255) and `_getDataType` of it decides the comparison. A value
-    /// that none of that item's answer types takes keeps its own type and never equals an answer.
+    /// last item with that linkId (`lastItemOfEachLinkId`), whose `_getDataType` decides the comparison. A
+    /// value that none of that item's answer types takes keeps its own type and never equals an answer.
     private mutating func typeWrittenValues() {
         guard !writtenValues.isEmpty else { return }
-        var last: [String: Int] = [:]
-        for (index, item) in items.enumerated() {
-            if let item { last[item.linkId] = index }
-        }
+        let last = lastItemOfEachLinkId()
         for (item, index) in writtenValues {
-            guard var decoded = items[item] else { continue }
-            let condition = decoded.enableWhen[index]
-            guard let source = last[condition.question].flatMap({ items[$0] }),
-                let type = source.answerTypes.first(where: { FHIRValues.problem(condition.answer.json, as: $0) == nil })
+            guard let condition = items[item]?.enableWhen[index],
+                let type = last[condition.question].flatMap({ items[$0]?.answerTypes })?.first(where: { FHIRValues.problem(condition.answer.json, as: $0) == nil })
             else { continue }
-            decoded.enableWhen[index] = FHIR.EnableWhen(question: condition.question, op: condition.op, answer: FHIR.Value(type, condition.answer.json), location: condition.location)
-            items[item] = decoded
+            items[item]?.enableWhen[index] = FHIR.EnableWhen(question: condition.question, op: condition.op, answer: FHIR.Value(type, condition.answer.json), location: condition.location)
         }
     }
 
     /// LHC-Forms' trigger of each condition, converted by the data type of the last item with its linkId
-    /// (`_createLinkIdItemMap` keeps the last, sdc-import-common.js:1239-1255; `_processSkipLogic` converts by
-    /// it, sdc-import.js:79-95). A conversion that throws makes LHC-Forms refuse the file.
+    /// (`lastItemOfEachLinkId`; `_processSkipLogic` converts by it, sdc-import.js:79-95). A conversion that
+    /// throws makes LHC-Forms refuse the file.
     private mutating func makeTriggers() {
         guard !triggers.isEmpty else { return }
-        var last: [String: Int] = [:]
-        for (index, item) in items.enumerated() {
-            if let item { last[item.linkId] = index }
-        }
+        let last = lastItemOfEachLinkId()
         for (item, index, written) in triggers {
-            guard var decoded = items[item], let source = last[decoded.enableWhen[index].question].flatMap({ items[$0] }) else { continue }
-            let condition = decoded.enableWhen[index]
-            let lastType = FHIRLHCForms.DataType(source)
+            guard let condition = items[item]?.enableWhen[index], let linkId = items[item]?.linkId,
+                let lastType = last[condition.question].flatMap({ items[$0].map(FHIRLHCForms.DataType.init) })
+            else { continue }
             switch FHIRLHCForms.trigger(written, lastItemType: lastType) {
             case .success(let trigger):
-                decoded.enableWhen[index].lhcTrigger = trigger
-                items[item] = decoded
+                items[item]?.enableWhen[index].lhcTrigger = trigger
                 if lastType == .coding, trigger == .null || condition.op.isOrdering {
                     let what = condition.op.isOrdering ? "the ordering \(condition.op.rawValue) gives no trigger value" : "LHC-Forms makes no Coding of its \(condition.answer.member.key)"
                     findings.append(
                         Diagnostic(
                             .warning, file: file, location: condition.location,
-                            message: "an enableWhen of '\(decoded.linkId)' reads the choice item '\(condition.question)' and \(what): LHC-Forms throws a TypeError (_codingsEqual reads the system of null) as soon as '\(condition.question)' has an answer; android-fhir compares the values",
+                            message: "an enableWhen of '\(linkId)' reads the choice item '\(condition.question)' and \(what): LHC-Forms throws a TypeError (_codingsEqual reads the system of null) as soon as '\(condition.question)' has an answer; android-fhir compares the values",
                             hint: "compare a choice item with = or != and answerCoding", rule: Self.choiceTriggerRule))
                 }
             case .failure(let typeError):
                 errors.append(
                     Diagnostic(
                         .error, file: file, location: condition.location,
-                        message: "\(engine.name) refuses this Questionnaire: an enableWhen of '\(decoded.linkId)' reading '\(condition.question)' makes it throw a TypeError at import: \(typeError.reason) (LHNCBC/lforms@24c71875 src/fhir/R4R5-common/sdc-import.js:79-95)",
+                        message: "\(engine.name) refuses this Questionnaire: an enableWhen of '\(linkId)' reading '\(condition.question)' makes it throw a TypeError at import: \(typeError.reason) (LHNCBC/lforms@24c71875 src/fhir/R4R5-common/sdc-import.js:79-95)",
                         hint: "see docs/fhir.md, Engines: the other engine may render it (option engine)", rule: Self.refusalRule))
             }
         }
@@ -763,8 +787,7 @@ struct FHIRDecoder {
                 error(entry, "expected an \(key) object, found \(entry.node.kindDescription)")
                 return nil
             }
-            let allowed: Set<FHIR.ValueType> = [.integer, .date, .time, .string, .coding, .reference]
-            guard let value = value(option, prefix: "value", in: "an \(key) of '\(linkId)'", allowed: allowed) else { return nil }
+            guard let value = value(option, prefix: "value", in: "an \(key) of '\(linkId)'", allowed: Self.optionTypes) else { return nil }
             if value.type == .reference {
                 differsByEngine = true
                 if engine == .lhcForms {
@@ -825,7 +848,7 @@ struct FHIRDecoder {
             case "questionnaire-defaultValue":
                 hints.defaultValue = ext["valueInteger"].flatMap { integer($0, for: "the questionnaire-defaultValue extension") }
             case "minValue", "maxValue":
-                let bound = value(ext, prefix: "value", in: "the \(name) extension of '\(linkId)'", allowed: [.integer, .decimal, .date, .dateTime, .time, .quantity])
+                let bound = value(ext, prefix: "value", in: "the \(name) extension of '\(linkId)'", allowed: Self.boundTypes)
                 if name == "minValue" { result.minValue = bound } else { result.maxValue = bound }
             case "questionnaire-maxOccurs", "questionnaire-minOccurs":
                 guard let cursor = ext["valueInteger"], let count = integer(cursor, for: "the \(name) extension") else {
@@ -875,8 +898,7 @@ struct FHIRDecoder {
         // answerValueSet"): (type = 'choice' or 'open-choice' or 'decimal' or 'integer' or 'date' or 'dateTime'
         // or 'time' or 'string' or 'quantity') or (answerValueSet.empty() and answerOption.empty())
         // (hl7.org/fhir/R4/questionnaire.html#invs).
-        let takesChoices: Set<FHIR.ItemType> = [.choice, .openChoice, .decimal, .integer, .date, .dateTime, .time, .string, .quantity]
-        if !takesChoices.contains(type), let choices = object["answerOption"] ?? object["answerValueSet"] {
+        if !Self.typesTakingChoices.contains(type), let choices = object["answerOption"] ?? object["answerValueSet"] {
             constraint(
                 "que-5", choices, "'\(linkId)' is \(type.withArticle) item with answer choices",
                 hint: "answerOption and answerValueSet go on choice, open-choice, decimal, integer, date, dateTime, time, string and quantity items")
@@ -890,7 +912,7 @@ struct FHIRDecoder {
         if type == .display, let key = object["readOnly"] {
             constraint("que-9", key, "the display item '\(linkId)' has readOnly", hint: "remove it")
         }
-        if let key = object["maxLength"], ![.boolean, .decimal, .integer, .string, .text, .url, .openChoice].contains(type) {
+        if let key = object["maxLength"], !Self.typesTakingMaxLength.contains(type) {
             constraint("que-10", key, "maxLength on the \(type.rawValue) item '\(linkId)'", hint: "maxLength applies to boolean, decimal, integer, string, text, url and open-choice items")
         }
         if !options.isEmpty, let key = object["initial"] {

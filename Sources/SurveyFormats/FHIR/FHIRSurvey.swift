@@ -56,29 +56,33 @@ struct FHIROutline {
         self.location = location
         var byLinkId: [String: [Int]] = [:]
         var byID: [String: Int] = [:]
+        byLinkId.reserveCapacity(items.count)
+        byID.reserveCapacity(items.count)
         var duplicates: [Diagnostic] = []
-        for (position, item) in items.enumerated() {
-            byID[item.id] = position
-            if let first = byLinkId[item.linkId]?.first {
+        // By index, so that no item is copied.
+        for position in items.indices {
+            let linkId = items[position].linkId
+            byID[items[position].id] = position
+            if let first = byLinkId[linkId]?.first {
                 duplicates.append(
                     Diagnostic(
-                        .error, file: file, location: item.location,
-                        message: "duplicate linkId '\(item.linkId)' (first at \(items[first].location.position)) (que-2): LHC-Forms and android-fhir render both items, each on its own, and an enableWhen reading '\(item.linkId)' finds the nearest of them (ancestor, preceding, following); scenarios name this one '\(item.id)'",
+                        .error, file: file, location: items[position].location,
+                        message: "duplicate linkId '\(linkId)' (first at \(items[first].location.position)) (que-2): LHC-Forms and android-fhir render both items, each on its own, and an enableWhen reading '\(linkId)' finds the nearest of them (ancestor, preceding, following); scenarios name this one '\(items[position].id)'",
                         hint: "give each item its own linkId: answers and enableWhen address items by linkId", rule: "fhir-que-2"))
             }
-            byLinkId[item.linkId, default: []].append(position)
+            byLinkId[linkId, default: []].append(position)
         }
         self.itemsByLinkId = byLinkId
         self.itemByLinkId = byLinkId.mapValues { $0[0] }
         self.itemByID = byID
         self.duplicates = duplicates
         var dangling: [Diagnostic] = []
-        for item in items {
-            for condition in item.enableWhen where byLinkId[condition.question] == nil {
+        for position in items.indices {
+            for condition in items[position].enableWhen where byLinkId[condition.question] == nil {
                 dangling.append(
                     Diagnostic(
                         file: file, location: condition.location,
-                        message: "an enableWhen of '\(item.linkId)' reads '\(condition.question)', which no item has; expected the linkId of an item of this Questionnaire\(Spelling.suggestion(for: condition.question, in: items.map(\.linkId))); LHC-Forms refuses the file, android-fhir renders it with the condition reading no answer",
+                        message: "an enableWhen of '\(items[position].linkId)' reads '\(condition.question)', which no item has; expected the linkId of an item of this Questionnaire\(Spelling.suggestion(for: condition.question, in: items.map(\.linkId))); LHC-Forms refuses the file, android-fhir renders it with the condition reading no answer",
                         hint: "name the linkId of an item of this Questionnaire", rule: "fhir-dangling-question"))
             }
         }
@@ -181,8 +185,8 @@ public struct FHIRSurvey: Survey {
             canonical = outline.id.map { "Questionnaire/" + $0 }
         }
         var reading = [[FHIR.EnableWhen]](repeating: [], count: outline.items.count)
-        for item in outline.items {
-            for condition in item.enableWhen {
+        for index in outline.items.indices {
+            for condition in outline.items[index].enableWhen {
                 for source in outline.itemsByLinkId[condition.question] ?? [] { reading[source].append(condition) }
             }
         }

@@ -4,13 +4,18 @@ import SurveyCore
 enum FHIRValues {
     /// The `prefix<Type>` members of an object (`answerCoding`, `valueInteger`…) with their types.
     static func members(_ object: JSONObjectCursor, prefix: String) -> [(type: FHIR.ValueType, cursor: JSONCursor, key: String)] {
-        object.members.compactMap { member in
-            guard member.key.hasPrefix(prefix), let type = FHIR.ValueType(rawValue: String(member.key.dropFirst(prefix.count))),
-                let cursor = object[member.key]
-            else { return nil }
-            return (type, cursor, member.key)
+        object.members(withKeyPrefix: prefix).compactMap { member in
+            type(ofKey: member.key, prefix: prefix).map { ($0, member.cursor, member.key) }
         }
     }
+
+    /// The type a `prefix<Type>` key names (`answerCoding`: Coding), or nil.
+    static func type(ofKey key: String, prefix: String) -> FHIR.ValueType? {
+        key.hasPrefix(prefix) ? FHIR.ValueType(rawValue: String(key.dropFirst(prefix.count))) : nil
+    }
+
+    /// The members of a Coding that are strings when present.
+    private static let codingStrings = ["system", "code", "display", "version"]
 
     /// Why a JSON value is not a valid value of the type, or nil.
     static func problem(_ json: JSONValue, as type: FHIR.ValueType) -> String? {
@@ -37,7 +42,7 @@ enum FHIRValues {
         case .coding:
             guard let object = json.objectValue else { return "expected a Coding object: {\"system\": …, \"code\": …}" }
             if object["code"] == nil, object["display"] == nil { return "expected a Coding with a \"code\"" }
-            for key in ["system", "code", "display", "version"] where object[key] != nil && object[key]?.stringValue == nil {
+            for key in codingStrings where object[key] != nil && object[key]?.stringValue == nil {
                 return "expected the Coding's \"\(key)\" to be a string"
             }
             return nil
