@@ -18,8 +18,11 @@ struct FHIRDecoder {
     private var writtenValues: [(item: Int, condition: Int)] = []
     /// Under LHC-Forms, every condition other than `exists` with its answer[x] as written: its trigger is made
     /// once every item is read (`makeTriggers`).
-    private var triggers: [(item: Int, condition: Int, written: JSONValue?)] = []
+    private var triggers: [(item: Int, condition: Int, question: String, op: FHIR.Operator, written: JSONValue?)] = []
     private(set) var items: [FHIR.Item?] = []
+    /// Every item of each linkId, in document order: made as items are read, the one table by linkId that
+    /// duplicate ids, LHC-Forms' triggers and the outline need.
+    private var itemsByLinkId: [String: [Int]] = [:]
     private(set) var errors: [Diagnostic] = []
     private(set) var findings: [Diagnostic] = []
     /// The codes of each contained ValueSet, by `#id` (resolved offline, as C3-PRO does; §A2 answerValueSet).
@@ -234,11 +237,14 @@ struct FHIRDecoder {
         makeTriggers()
         nameDuplicates()
         let identifier = object["identifier"]?.elements?.first?.object?["value"]?.stringValue
+        let questionnaireTree =
+            differsByEngine && (items.contains { !($0?.expressions.isEmpty ?? true) } || !rootExpressions.isEmpty) ? FHIRTree(json: object.cursor.node) : nil
+        // Moved out rather than copied: every reserved place was filled.
+        let decoded = items.indices.compactMap { items[$0].take() }
         return FHIROutline(
-            file: file, engine: engine, items: items.compactMap { $0 }, topLevel: top, url: string(object, "url"), version: string(object, "version"),
-            id: string(object, "id"), location: object.location, stu3Form: stu3Form?.location, identifier: identifier,
-            rootExpressions: rootExpressions, launchContexts: launchContexts,
-            questionnaireTree: differsByEngine && (items.contains { !($0?.expressions.isEmpty ?? true) } || !rootExpressions.isEmpty) ? FHIRTree(json: object.cursor.node) : nil)
+            file: file, engine: engine, items: decoded, itemsByLinkId: itemsByLinkId, topLevel: top, url: string(object, "url"),
+            version: string(object, "version"), id: string(object, "id"), location: object.location, stu3Form: stu3Form?.location,
+            identifier: identifier, rootExpressions: rootExpressions, launchContexts: launchContexts, questionnaireTree: questionnaireTree)
     }
 
     /// The Questionnaire's own SDC extensions: its variables (in scope for every item) and other expressions,
@@ -248,7 +254,7 @@ struct FHIRDecoder {
         var contexts: [FHIR.LaunchContext] = []
         for entry in object["extension"]?.elements ?? [] {
             guard let ext = entry.object, let url = ext["url"]?.stringValue else { continue }
-            let name = url.split(separator: "/").last.map(String.init) ?? url
+            let name = Self.extensionName(url)
             if name == "sdc-questionnaire-launchContext" {
                 if let context = decodeLaunchContext(ext) { contexts.append(context) }
             } else if let kind = FHIR.ExpressionKind.of(extensionName: name), let expression = decodeExpression(ext, name: name, kind: kind, owner: "the Questionnaire") {
@@ -256,6 +262,21 @@ struct FHIRDecoder {
             }
         }
         return (expressions, contexts)
+    }
+
+    /// An extension's name: the last segment of its url (`…/StructureDefinition/minValue`: minValue), as
+    /// `url.split(separator: "/").last` finds it, or the url when it has none. An ASCII url, where every byte is a
+    /// character, is cut by its bytes.
+    static func extensionName(_ url: String) -> String {
+        let bytes = url.utf8
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return url.split(separator: "/").last.map(String.init) ?? url }
+        let slash = UInt8(ascii: "/")
+        var end = bytes.endIndex
+        while end > bytes.startIndex, bytes[bytes.index(before: end)] == slash { end = bytes.index(before: end) }
+        guard end > bytes.startIndex else { return url }
+        var start = end
+        while start > bytes.startIndex, bytes[bytes.index(before: start)] != slash { start = bytes.index(before: start) }
+        return String(url[start..<end])
     }
 
     /// Every string linkId of the items, at any depth.
@@ -285,15 +306,14 @@ struct FHIRDecoder {
     /// place among the items with that linkId in document order, so scenarios can name each; an id some
     /// linkId already is gets more `@`.
     private mutating func nameDuplicates() {
+        // Most files have none: then every linkId has one item.
+        guard itemsByLinkId.count < items.count else { return }
         var seen: [String: Int] = [:]
-        seen.reserveCapacity(items.count)
-        // Every linkId and every id given, made at the first duplicate: most files have none.
-        var taken: Set<String> = []
+        var taken = Set(items.compactMap { $0?.linkId })
         for index in items.indices {
             guard let linkId = items[index]?.linkId else { continue }
             seen[linkId, default: 0] += 1
             guard let count = seen[linkId], count > 1 else { continue }
-            if taken.isEmpty { taken = Set(items.compactMap { $0?.linkId }) }
             var id = "\(linkId)@\(count)"
             while taken.contains(id) { id += "@" }
             taken.insert(id)
@@ -345,13 +365,14 @@ struct FHIRDecoder {
         }
         var hints = FHIR.C3PROHints()
         let linkId: String
-        if object["linkId"] == nil, stu3Form != nil {
+        let linkIdCursor = object["linkId"]
+        if linkIdCursor == nil, stu3Form != nil {
             // C3-PRO's input: the item gets a generated id (§A3, a random UUID), and lint warns.
             linkId = generatedLinkId()
             hints.linkIdGenerated = true
         } else {
-            guard let linkIdCursor = object["linkId"], let given = linkIdCursor.stringValue, !given.isEmpty else {
-                error(object["linkId"] ?? cursor, "the item has no \"linkId\"; expected a non-empty string (1..1)")
+            guard let given = linkIdCursor?.stringValue, !given.isEmpty else {
+                error(linkIdCursor ?? cursor, "the item has no \"linkId\"; expected a non-empty string (1..1)")
                 return nil
             }
             linkId = given
@@ -368,6 +389,7 @@ struct FHIRDecoder {
         }
         let index = items.count
         items.append(nil)
+        itemsByLinkId[linkId, default: []].append(index)
 
         let text = string(object, "text")
         let required = flag(object, "required") ?? false
@@ -414,9 +436,9 @@ struct FHIRDecoder {
         for child in array(object, "item") {
             if let childIndex = decodeItem(child, parent: index) { children.append(childIndex) }
         }
-        // The constraints are R4's, on the type as written (LHC-Forms reads a reference item as a text box).
-        let writtenType = object["type"]?.stringValue.flatMap(FHIR.ItemType.init(rawValue:)) ?? type
-        checkConstraints(object, linkId: linkId, type: writtenType, repeats: repeats, options: options, initial: initial, children: children)
+        // The constraints are R4's, on the type as written: `itemType` keeps every R4 type (a reference item
+        // LHC-Forms reads as a text box has its rendering).
+        checkConstraints(object, linkId: linkId, type: type, repeats: repeats, options: options, initial: initial, children: children)
 
         items[index] = FHIR.Item(
             linkId: linkId, id: linkId, text: text, type: type, required: required, repeats: repeats, readOnly: readOnly, maxLength: maxLength,
@@ -504,10 +526,10 @@ struct FHIRDecoder {
                 continue
             }
             let question = string(condition, "question")
-            if condition["question"] == nil {
+            if question == nil, condition["question"] == nil {
                 if stu3Form != nil {
                     // C3-PRO's input: C3-PRO cannot read it and drops the item's own conditions (§A3).
-                    unreadable.append(FHIR.UnreadableCondition(problem: "has no \"question\"", location: entry.location))
+                    unreadable.append(FHIR.UnreadableCondition(problem: "has no \"question\"", location: condition.location))
                     continue
                 }
                 // LHC-Forms throws (LHNCBC/lforms@24c71875 src/fhir/R4R5-common/sdc-import.js:70-73); android-fhir
@@ -528,12 +550,12 @@ struct FHIRDecoder {
                         continue
                     }
                     if let question {
-                        conditions.append(FHIR.EnableWhen(question: question, op: .exists, answer: FHIR.Value(.boolean, .bool(flag)), location: entry.location))
+                        conditions.append(FHIR.EnableWhen(question: question, op: .exists, answer: FHIR.Value(.boolean, .bool(flag)), location: condition.location))
                     }
                     continue
                 }
                 if FHIRValues.members(condition, prefix: "answer").isEmpty {
-                    unreadable.append(FHIR.UnreadableCondition(problem: "has neither an answer[x] nor hasAnswer", location: entry.location))
+                    unreadable.append(FHIR.UnreadableCondition(problem: "has neither an answer[x] nor hasAnswer", location: condition.location))
                     continue
                 }
                 op = .equals
@@ -548,8 +570,8 @@ struct FHIRDecoder {
             guard let value = conditionValue(condition, linkId: linkId, op: op) else { continue }
             if let question, let op {
                 if value.asWritten { writtenValues.append((item, conditions.count)) }
-                if engine == .lhcForms, op != .exists { triggers.append((item, conditions.count, value.written)) }
-                var decoded = FHIR.EnableWhen(question: question, op: op, answer: value.answer, location: entry.location)
+                if engine == .lhcForms, op != .exists { triggers.append((item, conditions.count, question, op, value.written)) }
+                var decoded = FHIR.EnableWhen(question: question, op: op, answer: value.answer, location: condition.location)
                 decoded.androidFailure = value.androidFailure
                 conditions.append(decoded)
             }
@@ -714,57 +736,44 @@ struct FHIRDecoder {
         }
     }
 
-    /// The last item of each linkId, which LHC-Forms' `_createLinkIdItemMap` keeps (LHNCBC/lforms@24c71875
-    /// src/fhir/common/sdc-import-common.js:1239-1255).
-    private func lastItemOfEachLinkId() -> [String: Int] {
-        var last: [String: Int] = [:]
-        last.reserveCapacity(items.count)
-        for index in items.indices {
-            if let linkId = items[index]?.linkId { last[linkId] = index }
-        }
-        return last
-    }
-
     /// Types the values LHC-Forms reads as written by the answers of the item their condition reads: the
-    /// last item with that linkId (`lastItemOfEachLinkId`), whose `_getDataType` decides the comparison. A
-    /// value that none of that item's answer types takes keeps its own type and never equals an answer.
+    /// last item with that linkId, as `_createLinkIdItemMap` keeps the last (LHNCBC/lforms@24c71875
+    /// src/fhir/common/sdc-import-common.js:1239-1255) and `_getDataType` of it decides the comparison. A value
+    /// that none of that item's answer types takes keeps its own type and never equals an answer.
     private mutating func typeWrittenValues() {
-        guard !writtenValues.isEmpty else { return }
-        let last = lastItemOfEachLinkId()
         for (item, index) in writtenValues {
             guard let condition = items[item]?.enableWhen[index],
-                let type = last[condition.question].flatMap({ items[$0]?.answerTypes })?.first(where: { FHIRValues.problem(condition.answer.json, as: $0) == nil })
+                let type = itemsByLinkId[condition.question]?.last.flatMap({ items[$0]?.answerTypes })?.first(where: { FHIRValues.problem(condition.answer.json, as: $0) == nil })
             else { continue }
             items[item]?.enableWhen[index] = FHIR.EnableWhen(question: condition.question, op: condition.op, answer: FHIR.Value(type, condition.answer.json), location: condition.location)
         }
     }
 
     /// LHC-Forms' trigger of each condition, converted by the data type of the last item with its linkId
-    /// (`lastItemOfEachLinkId`; `_processSkipLogic` converts by it, sdc-import.js:79-95). A conversion that
-    /// throws makes LHC-Forms refuse the file.
+    /// (`_createLinkIdItemMap` keeps the last, sdc-import-common.js:1239-1255; `_processSkipLogic` converts by
+    /// it, sdc-import.js:79-95). A conversion that throws makes LHC-Forms refuse the file.
     private mutating func makeTriggers() {
-        guard !triggers.isEmpty else { return }
-        let last = lastItemOfEachLinkId()
-        for (item, index, written) in triggers {
-            guard let condition = items[item]?.enableWhen[index], let linkId = items[item]?.linkId,
-                let lastType = last[condition.question].flatMap({ items[$0].map(FHIRLHCForms.DataType.init) })
-            else { continue }
-            switch FHIRLHCForms.trigger(written, lastItemType: lastType) {
-            case .success(let trigger):
-                items[item]?.enableWhen[index].lhcTrigger = trigger
-                if lastType == .coding, trigger == .null || condition.op.isOrdering {
+        for trigger in triggers {
+            guard let lastType = itemsByLinkId[trigger.question]?.last.flatMap({ items[$0].map(FHIRLHCForms.DataType.init) }) else { continue }
+            switch FHIRLHCForms.trigger(trigger.written, lastItemType: lastType) {
+            case .success(let value):
+                items[trigger.item]?.enableWhen[trigger.condition].lhcTrigger = value
+                if lastType == .coding, value == .null || trigger.op.isOrdering, let item = items[trigger.item] {
+                    let condition = item.enableWhen[trigger.condition]
                     let what = condition.op.isOrdering ? "the ordering \(condition.op.rawValue) gives no trigger value" : "LHC-Forms makes no Coding of its \(condition.answer.member.key)"
                     findings.append(
                         Diagnostic(
                             .warning, file: file, location: condition.location,
-                            message: "an enableWhen of '\(linkId)' reads the choice item '\(condition.question)' and \(what): LHC-Forms throws a TypeError (_codingsEqual reads the system of null) as soon as '\(condition.question)' has an answer; android-fhir compares the values",
+                            message: "an enableWhen of '\(item.linkId)' reads the choice item '\(condition.question)' and \(what): LHC-Forms throws a TypeError (_codingsEqual reads the system of null) as soon as '\(condition.question)' has an answer; android-fhir compares the values",
                             hint: "compare a choice item with = or != and answerCoding", rule: Self.choiceTriggerRule))
                 }
             case .failure(let typeError):
+                guard let item = items[trigger.item] else { continue }
+                let condition = item.enableWhen[trigger.condition]
                 errors.append(
                     Diagnostic(
                         .error, file: file, location: condition.location,
-                        message: "\(engine.name) refuses this Questionnaire: an enableWhen of '\(linkId)' reading '\(condition.question)' makes it throw a TypeError at import: \(typeError.reason) (LHNCBC/lforms@24c71875 src/fhir/R4R5-common/sdc-import.js:79-95)",
+                        message: "\(engine.name) refuses this Questionnaire: an enableWhen of '\(item.linkId)' reading '\(condition.question)' makes it throw a TypeError at import: \(typeError.reason) (LHNCBC/lforms@24c71875 src/fhir/R4R5-common/sdc-import.js:79-95)",
                         hint: "see docs/fhir.md, Engines: the other engine may render it (option engine)", rule: Self.refusalRule))
             }
         }
@@ -796,7 +805,7 @@ struct FHIRDecoder {
                         "an \(key) of '\(linkId)' is a valueReference, on which LHC-Forms throws \"Unable to handle data type in answerOption\" (LHNCBC/lforms@24c71875 src/fhir/R4R5-common/sdc-import.js:188-190)")
                 }
             }
-            var answerOption = FHIR.AnswerOption(value: value, initialSelected: flag(option, "initialSelected") ?? false, location: entry.location)
+            var answerOption = FHIR.AnswerOption(value: value, initialSelected: flag(option, "initialSelected") ?? false, location: option.location)
             answerOption.score = Self.score(of: option)
             return answerOption
         }
@@ -807,7 +816,7 @@ struct FHIRDecoder {
     private static func score(of option: JSONObjectCursor) -> (url: String, value: Double)? {
         for entry in option["extension"]?.elements ?? [] {
             guard let ext = entry.object, let url = ext["url"]?.stringValue,
-                ["ordinalValue", "itemWeight", "questionnaire-ordinalValue"].contains(url.split(separator: "/").last.map(String.init) ?? ""),
+                ["ordinalValue", "itemWeight", "questionnaire-ordinalValue"].contains(extensionName(url)),
                 let value = ext["valueDecimal"]?.numberValue
             else { continue }
             return (url, value)
@@ -833,7 +842,7 @@ struct FHIRDecoder {
                 error(entry, "expected an extension object with a \"url\" string")
                 continue
             }
-            let name = url.split(separator: "/").last.map(String.init) ?? url
+            let name = Self.extensionName(url)
             switch name {
             case "minValue" where ext["valueString"] != nil, "maxValue" where ext["valueString"] != nil:
                 // C3-PRO's second minValue/maxValue, carrying the slider's end label (§A3).

@@ -36,10 +36,11 @@ struct FHIROutline {
     /// The Questionnaire as FHIRPath navigates it (`%questionnaire`), when it has SDC expressions.
     let questionnaireTree: FHIRTree?
 
+    /// `itemsByLinkId` is every item of each linkId in document order, as the decoder found them.
     init(
-        file: String, engine: FHIREngine = .lhcForms, items: [FHIR.Item], topLevel: [Int], url: String?, version: String?, id: String?,
-        location: SourceLocation, stu3Form: SourceLocation? = nil, identifier: String? = nil, rootExpressions: [FHIR.SDCExpression] = [],
-        launchContexts: [FHIR.LaunchContext] = [], questionnaireTree: FHIRTree? = nil
+        file: String, engine: FHIREngine = .lhcForms, items: [FHIR.Item], itemsByLinkId: [String: [Int]], topLevel: [Int], url: String?,
+        version: String?, id: String?, location: SourceLocation, stu3Form: SourceLocation? = nil, identifier: String? = nil,
+        rootExpressions: [FHIR.SDCExpression] = [], launchContexts: [FHIR.LaunchContext] = [], questionnaireTree: FHIRTree? = nil
     ) {
         self.file = file
         self.rootExpressions = rootExpressions
@@ -54,31 +55,30 @@ struct FHIROutline {
         self.version = version
         self.id = id
         self.location = location
-        var byLinkId: [String: [Int]] = [:]
-        var byID: [String: Int] = [:]
-        byLinkId.reserveCapacity(items.count)
-        byID.reserveCapacity(items.count)
+        self.itemsByLinkId = itemsByLinkId
+        itemByLinkId = itemsByLinkId.mapValues { $0[0] }
+        // An item's id is its linkId, but for the later items sharing one, named apart (que-2).
+        var byID = itemByLinkId
         var duplicates: [Diagnostic] = []
-        // By index, so that no item is copied.
-        for position in items.indices {
-            let linkId = items[position].linkId
-            byID[items[position].id] = position
-            if let first = byLinkId[linkId]?.first {
+        if itemsByLinkId.count < items.count {
+            for position in items.indices {
+                let linkId = items[position].linkId
+                guard let first = itemsByLinkId[linkId]?.first, first != position else { continue }
+                byID[items[position].id] = position
                 duplicates.append(
                     Diagnostic(
                         .error, file: file, location: items[position].location,
                         message: "duplicate linkId '\(linkId)' (first at \(items[first].location.position)) (que-2): LHC-Forms and android-fhir render both items, each on its own, and an enableWhen reading '\(linkId)' finds the nearest of them (ancestor, preceding, following); scenarios name this one '\(items[position].id)'",
                         hint: "give each item its own linkId: answers and enableWhen address items by linkId", rule: "fhir-que-2"))
             }
-            byLinkId[linkId, default: []].append(position)
         }
-        self.itemsByLinkId = byLinkId
-        self.itemByLinkId = byLinkId.mapValues { $0[0] }
-        self.itemByID = byID
+        itemByID = byID
         self.duplicates = duplicates
         var dangling: [Diagnostic] = []
         for position in items.indices {
-            for condition in items[position].enableWhen where byLinkId[condition.question] == nil {
+            let conditions = items[position].enableWhen
+            for index in conditions.indices where itemsByLinkId[conditions[index].question] == nil {
+                let condition = conditions[index]
                 dangling.append(
                     Diagnostic(
                         file: file, location: condition.location,

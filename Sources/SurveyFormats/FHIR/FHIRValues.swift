@@ -9,9 +9,10 @@ enum FHIRValues {
         }
     }
 
-    /// The type a `prefix<Type>` key names (`answerCoding`: Coding), or nil.
+    /// The type a `prefix<Type>` key names (`answerCoding`: Coding), or nil. Past a prefix the key has, its
+    /// characters start where the prefix's bytes end.
     static func type(ofKey key: String, prefix: String) -> FHIR.ValueType? {
-        key.hasPrefix(prefix) ? FHIR.ValueType(rawValue: String(key.dropFirst(prefix.count))) : nil
+        key.hasPrefix(prefix) ? FHIR.ValueType(rawValue: String(decoding: key.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)) : nil
     }
 
     /// The members of a Coding that are strings when present.
@@ -42,6 +43,8 @@ enum FHIRValues {
         case .coding:
             guard let object = json.objectValue else { return "expected a Coding object: {\"system\": …, \"code\": …}" }
             if object["code"] == nil, object["display"] == nil { return "expected a Coding with a \"code\"" }
+            // The common case, every member a string, without a lookup; else the first key of the list that is not.
+            guard object.contains(where: { $0.value.stringValue == nil }) else { return nil }
             for key in codingStrings where object[key] != nil && object[key]?.stringValue == nil {
                 return "expected the Coding's \"\(key)\" to be a string"
             }
