@@ -36,6 +36,9 @@ struct FHIRDecoder {
     /// no item has (C3-PRO gives it a random UUID; here `uuid-1`, `uuid-2`… for a deterministic run).
     private var givenLinkIds: Set<String> = []
     private var generatedLinkIds = 0
+    /// The item objects read: each once by the STU3 scan and once decoded, whatever the file's size (the
+    /// complexity tests count it).
+    private(set) var itemReads = 0
 
     static let shapeRule = "fhir-file-shape"
     /// The rule of a construct one engine refuses to render.
@@ -72,6 +75,8 @@ struct FHIRDecoder {
         let errors: [Diagnostic]
         let findings: [Diagnostic]
         let differsByEngine: Bool
+        /// The item objects the reading read (`FHIRDecoder.itemReads`).
+        var itemReads = 0
 
         var loads: Bool { outline != nil && errors.isEmpty }
     }
@@ -84,7 +89,7 @@ struct FHIRDecoder {
         let outline = decoder.decodeQuestionnaire(object)
         return Reading(
             outline: outline, errors: decoder.errors + outline.loadErrors, findings: decoder.findings,
-            differsByEngine: decoder.differsByEngine || !outline.dangling.isEmpty)
+            differsByEngine: decoder.differsByEngine || !outline.dangling.isEmpty, itemReads: decoder.itemReads)
     }
 
     // MARK: reporting
@@ -179,21 +184,24 @@ struct FHIRDecoder {
         return elements
     }
 
-    /// The one `prefix<Type>` member of an object (`answerCoding`, `valueInteger`…), checked against its type.
-    mutating func value(_ object: JSONObjectCursor, prefix: String, in what: String, allowed: Set<FHIR.ValueType>? = nil) -> FHIR.Value? {
+    /// The one `prefix<Type>` member of an object (`answerCoding`, `valueInteger`…), checked against its type;
+    /// `what` names the object in messages (made only for one).
+    mutating func value(
+        _ object: JSONObjectCursor, prefix: String, in what: @autoclosure () -> String, allowed: Set<FHIR.ValueType>? = nil
+    ) -> FHIR.Value? {
         let found = FHIRValues.members(object, prefix: prefix)
         guard let first = found.first else {
             let expected = (allowed.map { Array($0) } ?? FHIR.ValueType.allCases).map { prefix + $0.rawValue }.sorted().joined(separator: ", ")
-            error(object.cursor, "\(what) has no \(prefix)[x]; expected one of \(expected)")
+            error(object.cursor, "\(what()) has no \(prefix)[x]; expected one of \(expected)")
             return nil
         }
         if found.count > 1 {
-            error(found[1].cursor, "\(what) has both \"\(first.key)\" and \"\(found[1].key)\"; expected one \(prefix)[x]")
+            error(found[1].cursor, "\(what()) has both \"\(first.key)\" and \"\(found[1].key)\"; expected one \(prefix)[x]")
             return nil
         }
         if let allowed, !allowed.contains(first.type) {
             let expected = allowed.map { prefix + $0.rawValue }.sorted().joined(separator: ", ")
-            error(first.cursor, "\"\(first.key)\" is not allowed in \(what); expected one of \(expected)")
+            error(first.cursor, "\"\(first.key)\" is not allowed in \(what()); expected one of \(expected)")
             return nil
         }
         let json = first.cursor.node.plain
@@ -217,7 +225,7 @@ struct FHIRDecoder {
             valueSets["#" + id] = FHIRValueSetFiles.codes(of: resource)
         }
         let (rootExpressions, launchContexts) = decodeRootExtensions(object)
-        stu3Form = Self.stu3Form(in: object)
+        stu3Form = firstSTU3Form(in: object)
         if stu3Form != nil { givenLinkIds = Self.linkIds(in: object) }
         let itemCursor = object["item"]
         var top: [Int] = []
@@ -325,21 +333,35 @@ struct FHIRDecoder {
     /// `initial[x]`, `hasAnswer` in an enableWhen, or enableWhen without `operator` in a file where no
     /// enableWhen has one (a file that mixes both is R4 with a mistake, and its missing operator an error).
     /// The scan reads nodes and keeps their path, making a cursor only for what it finds: most files have none.
-    private static func stu3Form(in questionnaire: JSONObjectCursor) -> JSONCursor? {
+    private mutating func firstSTU3Form(in questionnaire: JSONObjectCursor) -> JSONCursor? {
         var path: [JSONPointer.Step] = [.key("item")]
         var form: [JSONPointer.Step]?
         var withoutOperator: [JSONPointer.Step]?
         var anyOperator = false
         func visit(_ list: JSONNode?) {
             for (index, item) in (list?.elements ?? []).enumerated() where item.kind == .object {
+                itemReads += 1
                 path.append(.index(index))
-                if form == nil,
-                    let key = item["options"] != nil ? "options" : item["option"] != nil ? "option"
-                        : item.members(withKeyPrefix: "initial")?.first(where: { FHIRValues.type(ofKey: $0.key, prefix: "initial") != nil })?.key
-                {
-                    form = path + [.key(key)]
+                // One pass over the item's members for what it holds of these.
+                var options = false, option = false
+                var initial: String?
+                var conditions: JSONNode?, children: JSONNode?
+                item.forEachMember { key, value in
+                    if key.hasText("options") {
+                        options = true
+                    } else if key.hasText("option") {
+                        option = true
+                    } else if key.hasText("enableWhen") {
+                        conditions = value
+                    } else if key.hasText("item") {
+                        children = value
+                    } else if initial == nil, key.hasPrefix("initial"), let name = key.stringValue, FHIRValues.type(ofKey: name, prefix: "initial") != nil {
+                        initial = name
+                    }
+                    return true
                 }
-                for (number, condition) in (item["enableWhen"]?.elements ?? []).enumerated() where condition.kind == .object {
+                if form == nil, let key = options ? "options" : option ? "option" : initial { form = path + [.key(key)] }
+                for (number, condition) in (conditions?.elements ?? []).enumerated() where condition.kind == .object {
                     if form == nil, condition["hasAnswer"] != nil { form = path + [.key("enableWhen"), .index(number), .key("hasAnswer")] }
                     if condition["operator"] != nil {
                         anyOperator = true
@@ -348,7 +370,7 @@ struct FHIRDecoder {
                     }
                 }
                 path.append(.key("item"))
-                visit(item["item"])
+                visit(children)
                 path.removeLast(2)
             }
         }
@@ -363,6 +385,7 @@ struct FHIRDecoder {
             error(cursor, "expected an item object, found \(cursor.node.kindDescription)")
             return nil
         }
+        itemReads += 1
         var hints = FHIR.C3PROHints()
         let linkId: String
         let linkIdCursor = object["linkId"]
