@@ -1,7 +1,8 @@
 import Testing
 @testable import SurveyCore
 
-/// Cursors and the node scans decoders use instead of member lookups, keys compared with the file's bytes.
+/// Cursors, and the node-level reads that spare a decoder making them (members by key prefix, compared with the
+/// file's bytes; a cursor made only at the end of a path a scan found).
 @Suite struct JSONCursorTests {
     private func parse(_ text: String) throws -> JSONNode {
         try JSONParser.parse(SourceFile(path: "t.json", text: text))
@@ -15,34 +16,6 @@ import Testing
         #expect(try parse("[1]").members(withKeyPrefix: "value") == nil)
         let object = try #require(JSONCursor(node: node).object)
         #expect(object.members(withKeyPrefix: "valueS").map { "\($0.key) \($0.cursor.pointer)" } == ["valueString /valueString"])
-    }
-
-    @Test("a string node's text and prefix are compared with the file's bytes, an escaped string by its text; other nodes have neither")
-    func textAndPrefix() throws {
-        let node = try parse(#"{"k": "options", "e": "opti\u006fn", "n": 7}"#)
-        let plain = try #require(node["k"])
-        #expect(plain.hasText("options") && !plain.hasText("option") && !plain.hasText("optionsX"))
-        #expect(plain.hasPrefix("option") && plain.hasPrefix("") && !plain.hasPrefix("optionsX"))
-        let escaped = try #require(node["e"])
-        #expect(escaped.hasText("option") && escaped.hasPrefix("opt") && !escaped.hasText("options"))
-        let number = try #require(node["n"])
-        #expect(!number.hasText("7") && !number.hasPrefix(""))
-    }
-
-    @Test("a scan of an object's members sees keys and values in file order and stops when asked; a non-object has none")
-    func memberScan() throws {
-        var keys: [String] = []
-        try parse(#"{"a": 1, "b": [2], "c": 3}"#).forEachMember { key, value in
-            keys.append("\(key.stringValue ?? "?")=\(value.kindDescription)")
-            return key.stringValue != "b"
-        }
-        #expect(keys == ["a=a number", "b=an array"])
-        var called = false
-        try parse("[1, 2]").forEachMember { _, _ in
-            called = true
-            return true
-        }
-        #expect(!called)
     }
 
     @Test("a cursor names its node's pointer, a member by its key as written in the file's text, and a path found by a scan leads to it")

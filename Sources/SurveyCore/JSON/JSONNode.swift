@@ -185,27 +185,8 @@ public struct JSONNode: Sendable {
         }
     }
 
-    /// Whether a string node's text starts with `prefix`, compared byte by byte with the file.
-    public func hasPrefix(_ prefix: String) -> Bool {
-        Self.withUTF8(of: prefix) { startsWith($0) }
-    }
-
-    /// Whether a string node's text is `text`, compared byte by byte with the file.
-    public func hasText(_ text: String) -> Bool {
-        Self.withUTF8(of: text) { text in
-            let entry = entry
-            switch entry.kind {
-            case .string: return Int(entry.second) - Int(entry.first) == text.count && startsWith(text)
-            case .escapedString: return document.strings[Int(entry.first)].utf8.elementsEqual(text)
-            default: return false
-            }
-        }
-    }
-
-    /// Calls `body` with the key and value nodes of each member of an object, in file order, until it returns
-    /// false; nothing for another kind. For a scan that reads several keys of an object in one pass.
-    public func forEachMember(_ body: (_ key: JSONNode, _ value: JSONNode) -> Bool) {
-        guard entry.kind == .object else { return }
+    /// Calls `body` with each member's key and value nodes until it returns false.
+    private func forEachMember(_ body: (JSONNode, JSONNode) -> Bool) {
         var child = index + 1
         let stop = end
         while child < stop {

@@ -226,6 +226,9 @@ struct FHIRDecoder {
         }
         let (rootExpressions, launchContexts) = decodeRootExtensions(object)
         stu3Form = firstSTU3Form(in: object)
+        // The scan has counted the items: the arrays by item are made at their size.
+        items.reserveCapacity(itemReads)
+        itemsByLinkId.reserveCapacity(itemReads)
         if stu3Form != nil { givenLinkIds = Self.linkIds(in: object) }
         let itemCursor = object["item"]
         var top: [Int] = []
@@ -248,7 +251,11 @@ struct FHIRDecoder {
         let questionnaireTree =
             differsByEngine && (items.contains { !($0?.expressions.isEmpty ?? true) } || !rootExpressions.isEmpty) ? FHIRTree(json: object.cursor.node) : nil
         // Moved out rather than copied: every reserved place was filled.
-        let decoded = items.indices.compactMap { items[$0].take() }
+        var decoded: [FHIR.Item] = []
+        decoded.reserveCapacity(items.count)
+        for index in items.indices {
+            if let item = items[index].take() { decoded.append(item) }
+        }
         return FHIROutline(
             file: file, engine: engine, items: decoded, itemsByLinkId: itemsByLinkId, topLevel: top, url: string(object, "url"),
             version: string(object, "version"), id: string(object, "id"), location: object.location, stu3Form: stu3Form?.location,
@@ -342,26 +349,13 @@ struct FHIRDecoder {
             for (index, item) in (list?.elements ?? []).enumerated() where item.kind == .object {
                 itemReads += 1
                 path.append(.index(index))
-                // One pass over the item's members for what it holds of these.
-                var options = false, option = false
-                var initial: String?
-                var conditions: JSONNode?, children: JSONNode?
-                item.forEachMember { key, value in
-                    if key.hasText("options") {
-                        options = true
-                    } else if key.hasText("option") {
-                        option = true
-                    } else if key.hasText("enableWhen") {
-                        conditions = value
-                    } else if key.hasText("item") {
-                        children = value
-                    } else if initial == nil, key.hasPrefix("initial"), let name = key.stringValue, FHIRValues.type(ofKey: name, prefix: "initial") != nil {
-                        initial = name
-                    }
-                    return true
+                if form == nil,
+                    let key = item["options"] != nil ? "options" : item["option"] != nil ? "option"
+                        : item.members(withKeyPrefix: "initial")?.first(where: { FHIRValues.type(ofKey: $0.key, prefix: "initial") != nil })?.key
+                {
+                    form = path + [.key(key)]
                 }
-                if form == nil, let key = options ? "options" : option ? "option" : initial { form = path + [.key(key)] }
-                for (number, condition) in (conditions?.elements ?? []).enumerated() where condition.kind == .object {
+                for (number, condition) in (item["enableWhen"]?.elements ?? []).enumerated() where condition.kind == .object {
                     if form == nil, condition["hasAnswer"] != nil { form = path + [.key("enableWhen"), .index(number), .key("hasAnswer")] }
                     if condition["operator"] != nil {
                         anyOperator = true
@@ -370,7 +364,7 @@ struct FHIRDecoder {
                     }
                 }
                 path.append(.key("item"))
-                visit(children)
+                visit(item["item"])
                 path.removeLast(2)
             }
         }
@@ -777,7 +771,9 @@ struct FHIRDecoder {
     /// it, sdc-import.js:79-95). A conversion that throws makes LHC-Forms refuse the file.
     private mutating func makeTriggers() {
         for trigger in triggers {
-            guard let lastType = itemsByLinkId[trigger.question]?.last.flatMap({ items[$0].map(FHIRLHCForms.DataType.init) }) else { continue }
+            // The source's type and rendering read in place: an item is too large to copy for two fields.
+            guard let last = itemsByLinkId[trigger.question]?.last, let type = items[last]?.type else { continue }
+            let lastType = FHIRLHCForms.DataType(type: type, rendering: items[last]?.rendering)
             switch FHIRLHCForms.trigger(trigger.written, lastItemType: lastType) {
             case .success(let value):
                 items[trigger.item]?.enableWhen[trigger.condition].lhcTrigger = value
