@@ -2,7 +2,7 @@ import FHIRPath
 import SurveyCore
 
 /// A Questionnaire as one engine reads it, with what is worked out before it can run: the linkId and id
-/// indexes, the items sharing a linkId (que-2) and the enableWhen naming no item.
+/// indexes, the items sharing a linkId (que-2), the enableWhen naming no item and those reading each item.
 struct FHIROutline {
     let file: String
     /// The engine whose reading this is.
@@ -25,6 +25,8 @@ struct FHIROutline {
     let duplicates: [Diagnostic]
     /// Each enableWhen.question that no item has.
     let dangling: [Diagnostic]
+    /// For each item, the conditions that read it (any item with the linkId): found with the dangling ones.
+    let conditionsReading: [[FHIR.EnableWhen]]
     /// Where the file first uses a form only STU3 has, when it is C3-PRO's STU3-era input (§A3).
     let stu3Form: SourceLocation?
     /// The first `identifier.value`, which C3-PRO names its task by when there is no id.
@@ -75,10 +77,15 @@ struct FHIROutline {
         itemByID = byID
         self.duplicates = duplicates
         var dangling: [Diagnostic] = []
+        var reading = [[FHIR.EnableWhen]](repeating: [], count: items.count)
         for position in items.indices {
             let conditions = items[position].enableWhen
-            for index in conditions.indices where itemsByLinkId[conditions[index].question] == nil {
+            for index in conditions.indices {
                 let condition = conditions[index]
+                if let sources = itemsByLinkId[condition.question] {
+                    for source in sources { reading[source].append(condition) }
+                    continue
+                }
                 dangling.append(
                     Diagnostic(
                         file: file, location: condition.location,
@@ -87,6 +94,7 @@ struct FHIROutline {
             }
         }
         self.dangling = dangling
+        conditionsReading = reading
     }
 
     /// What stops a load under this reading's engine: LHC-Forms throws on an enableWhen naming no item
@@ -184,13 +192,7 @@ public struct FHIRSurvey: Survey {
         } else {
             canonical = outline.id.map { "Questionnaire/" + $0 }
         }
-        var reading = [[FHIR.EnableWhen]](repeating: [], count: outline.items.count)
-        for index in outline.items.indices {
-            for condition in outline.items[index].enableWhen {
-                for source in outline.itemsByLinkId[condition.question] ?? [] { reading[source].append(condition) }
-            }
-        }
-        conditionsReading = reading
+        conditionsReading = outline.conditionsReading
         conditionalCount = outline.items.count { !$0.enableWhen.isEmpty }
     }
 
