@@ -67,15 +67,24 @@ enum FHIRValues {
     // MARK: formats (R4 regexes for date, dateTime and time)
 
     static func isDate(_ text: String) -> Bool {
+        // A whole date is one CalendarDate reads (the usual case, read without splitting); a year, or a year
+        // and a month, is read by its parts.
+        if CalendarDate(iso: text) != nil { return true }
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard (1...3).contains(parts.count), parts[0].count == 4, parts[0].allSatisfy(\.isASCIIDigit) else { return false }
+        guard (1...2).contains(parts.count), parts[0].count == 4, parts[0].allSatisfy(\.isASCIIDigit) else { return false }
         if parts.count == 1 { return true }
         guard parts[1].count == 2, let month = Int(parts[1]), (1...12).contains(month) else { return false }
-        if parts.count == 2 { return true }
-        return CalendarDate(iso: text) != nil
+        return true
     }
 
     static func isTime(_ text: String) -> Bool {
+        // The usual hh:mm:ss, read byte by byte.
+        let utf8 = text.utf8
+        if utf8.count == 8, byte(utf8, 2) == UInt8(ascii: ":"), byte(utf8, 5) == UInt8(ascii: ":"),
+            let hour = twoDigits(utf8, 0), let minute = twoDigits(utf8, 3), let second = twoDigits(utf8, 6)
+        {
+            return hour < 24 && minute < 60 && second < 60
+        }
         let (main, fraction) = splitFraction(text)
         if let fraction, fraction.isEmpty || !fraction.allSatisfy(\.isASCIIDigit) { return false }
         let parts = main.split(separator: ":", omittingEmptySubsequences: false)
@@ -102,6 +111,17 @@ enum FHIRValues {
             return false
         }
         return isTime(time)
+    }
+
+    private static func byte(_ utf8: String.UTF8View, _ offset: Int) -> UInt8 {
+        utf8[utf8.index(utf8.startIndex, offsetBy: offset)]
+    }
+
+    /// The number two ASCII digits at `offset` write, or nil.
+    private static func twoDigits(_ utf8: String.UTF8View, _ offset: Int) -> Int? {
+        let (tens, ones) = (byte(utf8, offset), byte(utf8, offset + 1))
+        guard (0x30...0x39).contains(tens), (0x30...0x39).contains(ones) else { return nil }
+        return Int(tens - 0x30) * 10 + Int(ones - 0x30)
     }
 
     private static func splitFraction(_ text: String) -> (String, Substring?) {
