@@ -3,36 +3,44 @@
 /// lenient ones return nil, for formats whose real engine reads a key with `as?` and ignores a wrong type.
 public struct JSONCursor: Sendable {
     public let node: JSONNode
-    /// The pointer of the parent and this node's step from it: the pointer itself is only allocated when
-    /// asked for, since most nodes a decoder reads never need one.
+    /// The pointer of the parent and this node's step from it, as numbers: the pointer itself is only allocated
+    /// when asked for, since most nodes a decoder reads never need one. No string or enum payload is kept, so
+    /// that copying and dropping a cursor, which decoders do by the million, costs two reference counts.
     private let parent: JSONPointer
-    private let step: JSONPointer.Step?
+    private let stepKind: StepKind
+    /// The document entry of the member's key, or the element's index.
+    private let step: Int
 
-    public init(node: JSONNode, pointer: JSONPointer = .root) {
-        self.node = node
-        self.parent = pointer
-        self.step = nil
+    private enum StepKind: UInt8, Sendable {
+        /// The cursor is at `parent` itself.
+        case none
+        case member, element
     }
 
-    private init(node: JSONNode, parent: JSONPointer, step: JSONPointer.Step) {
+    public init(node: JSONNode, pointer: JSONPointer = .root) {
+        self.init(node: node, parent: pointer, stepKind: .none, step: 0)
+    }
+
+    private init(node: JSONNode, parent: JSONPointer, stepKind: StepKind, step: Int) {
         self.node = node
         self.parent = parent
+        self.stepKind = stepKind
         self.step = step
     }
 
     public var file: SourceFile { node.document.file }
 
     public var pointer: JSONPointer {
-        switch step {
-        case nil: parent
-        case .key(let key)?: parent.appending(key)
-        case .index(let index)?: parent.appending(index)
+        switch stepKind {
+        case .none: parent
+        case .member: parent.appending(JSONNode(document: node.document, index: step).stringValue ?? "")
+        case .element: parent.appending(step)
         }
     }
 
-    /// The cursor of a member or element of the node whose pointer is `parent`.
-    static func child(_ node: JSONNode, parent: JSONPointer, _ step: JSONPointer.Step) -> JSONCursor {
-        JSONCursor(node: node, parent: parent, step: step)
+    /// The cursor of the member (key and value nodes) of the object whose pointer is `parent`.
+    static func member(_ member: (key: JSONNode, value: JSONNode), parent: JSONPointer) -> JSONCursor {
+        JSONCursor(node: member.value, parent: parent, stepKind: .member, step: member.key.index)
     }
 
     public var position: SourcePosition { file.position(of: node.offset) }
@@ -63,12 +71,29 @@ public struct JSONCursor: Sendable {
     public var elements: [JSONCursor]? {
         guard node.kind == .array else { return nil }
         let here = pointer
-        return node.mapElements { JSONCursor(node: $1, parent: here, step: .index($0)) }
+        return node.mapElements { JSONCursor(node: $1, parent: here, stepKind: .element, step: $0) }
     }
 
     public var object: JSONObjectCursor? {
         guard node.kind == .object else { return nil }
-        return JSONObjectCursor(cursor: self, pointer: pointer)
+        return JSONObjectCursor(node: node, pointer: pointer)
+    }
+
+    /// The cursor of the node the steps lead to from this one, or nil when there is none: for a decoder that
+    /// scans nodes alone and makes a cursor only for what it finds.
+    public func descendant(_ steps: [JSONPointer.Step]) -> JSONCursor? {
+        var cursor = self
+        for step in steps {
+            switch step {
+            case .key(let key):
+                guard let member = cursor.object?[key] else { return nil }
+                cursor = member
+            case .index(let index):
+                guard let elements = cursor.elements, elements.indices.contains(index) else { return nil }
+                cursor = elements[index]
+            }
+        }
+        return cursor
     }
 
     // MARK: strict access
@@ -101,26 +126,40 @@ public struct JSONCursor: Sendable {
 
 /// An object node with its members addressable by key, each member a cursor with its own pointer.
 public struct JSONObjectCursor: Sendable {
-    public let cursor: JSONCursor
+    private let node: JSONNode
     /// The object's pointer, made once for all its members.
     public let pointer: JSONPointer
 
+    fileprivate init(node: JSONNode, pointer: JSONPointer) {
+        self.node = node
+        self.pointer = pointer
+    }
+
+    /// The object's own cursor.
+    public var cursor: JSONCursor { JSONCursor(node: node, pointer: pointer) }
+
     /// The members in file order (their keys made as strings).
-    public var members: [JSONMember] { cursor.node.members ?? [] }
+    public var members: [JSONMember] { node.members ?? [] }
 
     public var keys: [String] { members.map(\.key) }
 
     /// Where the object is (its pointer made once, with the members').
     public var location: SourceLocation {
-        SourceLocation(position: cursor.position, pointer: pointer)
+        SourceLocation(position: node.document.file.position(of: node.offset), pointer: pointer)
     }
 
     public subscript(key: String) -> JSONCursor? {
-        guard let member = cursor.node.member(key) else { return nil }
-        return JSONCursor.child(member.value, parent: pointer, .key(key))
+        guard let member = node.member(key) else { return nil }
+        return JSONCursor.member(member, parent: pointer)
     }
 
-    public func contains(_ key: String) -> Bool { cursor.node.member(key) != nil }
+    public func contains(_ key: String) -> Bool { node.member(key) != nil }
+
+    /// The members whose key starts with `prefix`, in file order, each with its cursor; the other keys'
+    /// strings are never made.
+    public func members(withKeyPrefix prefix: String) -> [(key: String, cursor: JSONCursor)] {
+        node.members(withKeyPrefix: prefix) { key, value in (key.stringValue ?? "", JSONCursor.member((key, value), parent: pointer)) } ?? []
+    }
 
     /// The member, or an error at the object that names the missing key.
     public func required(_ key: String, in what: @autoclosure () -> String) throws(InputError) -> JSONCursor {
@@ -132,7 +171,7 @@ public struct JSONObjectCursor: Sendable {
 
     /// The position of a member's key, for findings about the key itself.
     public func keyLocation(_ key: String) -> SourceLocation? {
-        guard let member = cursor.node.member(key) else { return nil }
-        return SourceLocation(position: cursor.file.position(of: member.key.offset), pointer: pointer.appending(key))
+        guard let member = node.member(key) else { return nil }
+        return SourceLocation(position: node.document.file.position(of: member.key.offset), pointer: pointer.appending(key))
     }
 }

@@ -144,6 +144,47 @@ public struct JSONNode: Sendable {
         return result
     }
 
+    /// The members of an object whose key starts with `prefix` (`answerCoding`, `valueInteger`…), in file
+    /// order. The other keys are compared byte by byte with the file, without making their strings.
+    public func members(withKeyPrefix prefix: String) -> [JSONMember]? {
+        members(withKeyPrefix: prefix) { key, value in JSONMember(key: key.stringValue ?? "", keyOffset: key.offset, value: value) }
+    }
+
+    /// The members whose key starts with `prefix`, each made from its key and value nodes, in file order; nil
+    /// for a non-object.
+    func members<Element>(withKeyPrefix prefix: String, _ transform: (JSONNode, JSONNode) -> Element) -> [Element]? {
+        guard entry.kind == .object else { return nil }
+        return Self.withUTF8(of: prefix) { prefix in
+            var result: [Element] = []
+            forEachMember { key, value in
+                if key.startsWith(prefix) { result.append(transform(key, value)) }
+                return true
+            }
+            return result
+        }
+    }
+
+    /// Calls `body` with a string's UTF-8 bytes: those of a literal in place, others copied.
+    private static func withUTF8<Result>(of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = string.utf8.withContiguousStorageIfAvailable(body) { return result }
+        return Array(string.utf8).withUnsafeBufferPointer(body)
+    }
+
+    /// Whether a string node's bytes start with `prefix`.
+    private func startsWith(_ prefix: UnsafeBufferPointer<UInt8>) -> Bool {
+        let entry = entry
+        switch entry.kind {
+        case .string:
+            let start = Int(entry.first)
+            guard Int(entry.second) - start >= prefix.count else { return false }
+            return prefix.isEmpty || document.file.bytes.withUnsafeBufferPointer { memcmp($0.baseAddress! + start, prefix.baseAddress!, prefix.count) == 0 }
+        case .escapedString:
+            return document.strings[Int(entry.first)].utf8.starts(with: prefix)
+        default:
+            return false
+        }
+    }
+
     /// Calls `body` with each member's key and value nodes until it returns false.
     private func forEachMember(_ body: (JSONNode, JSONNode) -> Bool) {
         var child = index + 1
@@ -171,8 +212,7 @@ public struct JSONNode: Sendable {
     /// The entry index of the key of the member named `key`, comparing the key's bytes with the file's in
     /// place (the keys decoders ask for are literals, whose bytes come without copying).
     private func memberIndex(_ key: String) -> Int? {
-        if let found = key.utf8.withContiguousStorageIfAvailable({ memberIndex(utf8: $0) }) { return found }
-        return Array(key.utf8).withUnsafeBufferPointer { memberIndex(utf8: $0) }
+        Self.withUTF8(of: key) { memberIndex(utf8: $0) }
     }
 
     private func memberIndex(utf8 wanted: UnsafeBufferPointer<UInt8>) -> Int? {
@@ -187,7 +227,8 @@ public struct JSONNode: Sendable {
                     if name.kind == .string {
                         let start = Int(name.first)
                         let count = Int(name.second) - start
-                        matches = count == wanted.count && (count == 0 || memcmp(bytes.baseAddress! + start, wanted.baseAddress!, count) == 0)
+                        // The length and first byte tell most keys apart without a call.
+                        matches = count == wanted.count && (count == 0 || bytes[start] == wanted[0] && memcmp(bytes.baseAddress! + start, wanted.baseAddress!, count) == 0)
                     } else {
                         matches = document.strings[Int(name.first)].utf8.elementsEqual(wanted)
                     }
@@ -210,7 +251,7 @@ public struct JSONNode: Sendable {
         case .string, .escapedString: return .string(stringValue!)
         case .array: return .array(elements!.map(\.plain))
         case .object:
-            var object: [String: JSONValue] = [:]
+            var object = [String: JSONValue](minimumCapacity: Int(entry.second))
             forEachMember { key, value in
                 object[key.stringValue ?? ""] = value.plain
                 return true

@@ -268,11 +268,11 @@ public struct JSONParser {
     }
 
     private mutating func expectLiteral(_ literal: String) throws(Failure) {
-        let expected = Array(literal.utf8)
-        guard index + expected.count <= bytes.count, bytes[index..<(index + expected.count)].elementsEqual(expected) else {
+        let count = literal.utf8.count
+        guard index + count <= bytes.count, bytes[index..<(index + count)].elementsEqual(literal.utf8) else {
             throw Failure(offset: index, message: "unexpected \(describeCurrent()); expected a value (did you mean '\(literal)'?)")
         }
-        index += expected.count
+        index += count
     }
 
     private mutating func parseNumber() throws(Failure) -> Double {

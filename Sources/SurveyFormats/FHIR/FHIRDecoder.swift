@@ -18,8 +18,11 @@ struct FHIRDecoder {
     private var writtenValues: [(item: Int, condition: Int)] = []
     /// Under LHC-Forms, every condition other than `exists` with its answer[x] as written: its trigger is made
     /// once every item is read (`makeTriggers`).
-    private var triggers: [(item: Int, condition: Int, written: JSONValue?)] = []
+    private var triggers: [(item: Int, condition: Int, question: String, op: FHIR.Operator, written: JSONValue?)] = []
     private(set) var items: [FHIR.Item?] = []
+    /// Every item of each linkId, in document order: made as items are read, the one table by linkId that
+    /// duplicate ids, LHC-Forms' triggers and the outline need.
+    private var itemsByLinkId: [String: [Int]] = [:]
     private(set) var errors: [Diagnostic] = []
     private(set) var findings: [Diagnostic] = []
     /// The codes of each contained ValueSet, by `#id` (resolved offline, as C3-PRO does; §A2 answerValueSet).
@@ -33,6 +36,9 @@ struct FHIRDecoder {
     /// no item has (C3-PRO gives it a random UUID; here `uuid-1`, `uuid-2`… for a deterministic run).
     private var givenLinkIds: Set<String> = []
     private var generatedLinkIds = 0
+    /// The item objects read: each once by the STU3 scan and once decoded, whatever the file's size (the
+    /// complexity tests count it).
+    private(set) var itemReads = 0
 
     static let shapeRule = "fhir-file-shape"
     /// The rule of a construct one engine refuses to render.
@@ -43,6 +49,18 @@ struct FHIRDecoder {
     static let itemTypeRule = "fhir-item-type"
     /// The rule of a condition on a choice item that LHC-Forms throws on once the item is answered.
     static let choiceTriggerRule = "fhir-choice-trigger"
+
+    // The value types each element allows, made once rather than at each element read.
+    /// answerOption.value[x] (and STU3 option.value[x]).
+    static let optionTypes: Set<FHIR.ValueType> = [.integer, .date, .time, .string, .coding, .reference]
+    /// The minValue and maxValue extensions' value[x].
+    static let boundTypes: Set<FHIR.ValueType> = [.integer, .decimal, .date, .dateTime, .time, .quantity]
+    /// enableWhen.answer[x] in R4; STU3 also compares answerUri and answerAttachment.
+    static let conditionTypes: Set<FHIR.ValueType> = [.boolean, .decimal, .integer, .date, .dateTime, .time, .string, .coding, .quantity, .reference]
+    static let stu3ConditionTypes = Set(FHIR.ValueType.allCases)
+    /// The item types that may have answer choices (que-5) and maxLength (que-10).
+    static let typesTakingChoices: Set<FHIR.ItemType> = [.choice, .openChoice, .decimal, .integer, .date, .dateTime, .time, .string, .quantity]
+    static let typesTakingMaxLength: Set<FHIR.ItemType> = [.boolean, .decimal, .integer, .string, .text, .url, .openChoice]
 
     private init(file: String, engine: FHIREngine) {
         self.file = file
@@ -57,6 +75,8 @@ struct FHIRDecoder {
         let errors: [Diagnostic]
         let findings: [Diagnostic]
         let differsByEngine: Bool
+        /// The item objects the reading read (`FHIRDecoder.itemReads`).
+        var itemReads = 0
 
         var loads: Bool { outline != nil && errors.isEmpty }
     }
@@ -69,7 +89,7 @@ struct FHIRDecoder {
         let outline = decoder.decodeQuestionnaire(object)
         return Reading(
             outline: outline, errors: decoder.errors + outline.loadErrors, findings: decoder.findings,
-            differsByEngine: decoder.differsByEngine || !outline.dangling.isEmpty)
+            differsByEngine: decoder.differsByEngine || !outline.dangling.isEmpty, itemReads: decoder.itemReads)
     }
 
     // MARK: reporting
@@ -164,21 +184,24 @@ struct FHIRDecoder {
         return elements
     }
 
-    /// The one `prefix<Type>` member of an object (`answerCoding`, `valueInteger`…), checked against its type.
-    mutating func value(_ object: JSONObjectCursor, prefix: String, in what: String, allowed: Set<FHIR.ValueType>? = nil) -> FHIR.Value? {
+    /// The one `prefix<Type>` member of an object (`answerCoding`, `valueInteger`…), checked against its type;
+    /// `what` names the object in messages (made only for one).
+    mutating func value(
+        _ object: JSONObjectCursor, prefix: String, in what: @autoclosure () -> String, allowed: Set<FHIR.ValueType>? = nil
+    ) -> FHIR.Value? {
         let found = FHIRValues.members(object, prefix: prefix)
         guard let first = found.first else {
             let expected = (allowed.map { Array($0) } ?? FHIR.ValueType.allCases).map { prefix + $0.rawValue }.sorted().joined(separator: ", ")
-            error(object.cursor, "\(what) has no \(prefix)[x]; expected one of \(expected)")
+            error(object.cursor, "\(what()) has no \(prefix)[x]; expected one of \(expected)")
             return nil
         }
         if found.count > 1 {
-            error(found[1].cursor, "\(what) has both \"\(first.key)\" and \"\(found[1].key)\"; expected one \(prefix)[x]")
+            error(found[1].cursor, "\(what()) has both \"\(first.key)\" and \"\(found[1].key)\"; expected one \(prefix)[x]")
             return nil
         }
         if let allowed, !allowed.contains(first.type) {
             let expected = allowed.map { prefix + $0.rawValue }.sorted().joined(separator: ", ")
-            error(first.cursor, "\"\(first.key)\" is not allowed in \(what); expected one of \(expected)")
+            error(first.cursor, "\"\(first.key)\" is not allowed in \(what()); expected one of \(expected)")
             return nil
         }
         let json = first.cursor.node.plain
@@ -202,7 +225,10 @@ struct FHIRDecoder {
             valueSets["#" + id] = FHIRValueSetFiles.codes(of: resource)
         }
         let (rootExpressions, launchContexts) = decodeRootExtensions(object)
-        stu3Form = Self.stu3Form(in: object)
+        stu3Form = firstSTU3Form(in: object)
+        // The scan has counted the items: the arrays by item are made at their size.
+        items.reserveCapacity(itemReads)
+        itemsByLinkId.reserveCapacity(itemReads)
         if stu3Form != nil { givenLinkIds = Self.linkIds(in: object) }
         let itemCursor = object["item"]
         var top: [Int] = []
@@ -222,11 +248,18 @@ struct FHIRDecoder {
         makeTriggers()
         nameDuplicates()
         let identifier = object["identifier"]?.elements?.first?.object?["value"]?.stringValue
+        let questionnaireTree =
+            differsByEngine && (items.contains { !($0?.expressions.isEmpty ?? true) } || !rootExpressions.isEmpty) ? FHIRTree(json: object.cursor.node) : nil
+        // Moved out rather than copied: every reserved place was filled.
+        var decoded: [FHIR.Item] = []
+        decoded.reserveCapacity(items.count)
+        for index in items.indices {
+            if let item = items[index].take() { decoded.append(item) }
+        }
         return FHIROutline(
-            file: file, engine: engine, items: items.compactMap { $0 }, topLevel: top, url: string(object, "url"), version: string(object, "version"),
-            id: string(object, "id"), location: object.location, stu3Form: stu3Form?.location, identifier: identifier,
-            rootExpressions: rootExpressions, launchContexts: launchContexts,
-            questionnaireTree: differsByEngine && (items.contains { !($0?.expressions.isEmpty ?? true) } || !rootExpressions.isEmpty) ? FHIRTree(json: object.cursor.node) : nil)
+            file: file, engine: engine, items: decoded, itemsByLinkId: itemsByLinkId, topLevel: top, url: string(object, "url"),
+            version: string(object, "version"), id: string(object, "id"), location: object.location, stu3Form: stu3Form?.location,
+            identifier: identifier, rootExpressions: rootExpressions, launchContexts: launchContexts, questionnaireTree: questionnaireTree)
     }
 
     /// The Questionnaire's own SDC extensions: its variables (in scope for every item) and other expressions,
@@ -236,7 +269,7 @@ struct FHIRDecoder {
         var contexts: [FHIR.LaunchContext] = []
         for entry in object["extension"]?.elements ?? [] {
             guard let ext = entry.object, let url = ext["url"]?.stringValue else { continue }
-            let name = url.split(separator: "/").last.map(String.init) ?? url
+            let name = Self.extensionName(url)
             if name == "sdc-questionnaire-launchContext" {
                 if let context = decodeLaunchContext(ext) { contexts.append(context) }
             } else if let kind = FHIR.ExpressionKind.of(extensionName: name), let expression = decodeExpression(ext, name: name, kind: kind, owner: "the Questionnaire") {
@@ -244,6 +277,21 @@ struct FHIRDecoder {
             }
         }
         return (expressions, contexts)
+    }
+
+    /// An extension's name: the last segment of its url (`…/StructureDefinition/minValue`: minValue), as
+    /// `url.split(separator: "/").last` finds it, or the url when it has none. An ASCII url, where every byte is a
+    /// character, is cut by its bytes.
+    static func extensionName(_ url: String) -> String {
+        let bytes = url.utf8
+        guard bytes.allSatisfy({ $0 < 0x80 }) else { return url.split(separator: "/").last.map(String.init) ?? url }
+        let slash = UInt8(ascii: "/")
+        var end = bytes.endIndex
+        while end > bytes.startIndex, bytes[bytes.index(before: end)] == slash { end = bytes.index(before: end) }
+        guard end > bytes.startIndex else { return url }
+        var start = end
+        while start > bytes.startIndex, bytes[bytes.index(before: start)] != slash { start = bytes.index(before: start) }
+        return String(url[start..<end])
     }
 
     /// Every string linkId of the items, at any depth.
@@ -273,43 +321,55 @@ struct FHIRDecoder {
     /// place among the items with that linkId in document order, so scenarios can name each; an id some
     /// linkId already is gets more `@`.
     private mutating func nameDuplicates() {
+        // Most files have none: then every linkId has one item.
+        guard itemsByLinkId.count < items.count else { return }
         var seen: [String: Int] = [:]
         var taken = Set(items.compactMap { $0?.linkId })
         for index in items.indices {
-            guard var item = items[index] else { continue }
-            let count = (seen[item.linkId] ?? 0) + 1
-            seen[item.linkId] = count
-            guard count > 1 else { continue }
-            var id = "\(item.linkId)@\(count)"
+            guard let linkId = items[index]?.linkId else { continue }
+            seen[linkId, default: 0] += 1
+            guard let count = seen[linkId], count > 1 else { continue }
+            var id = "\(linkId)@\(count)"
             while taken.contains(id) { id += "@" }
             taken.insert(id)
-            item.id = id
-            items[index] = item
+            items[index]?.id = id
         }
     }
 
     /// The first form only STU3 has, when the file is STU3-era: `options` or `option` on an item, an item's
     /// `initial[x]`, `hasAnswer` in an enableWhen, or enableWhen without `operator` in a file where no
     /// enableWhen has one (a file that mixes both is R4 with a mistake, and its missing operator an error).
-    private static func stu3Form(in questionnaire: JSONObjectCursor) -> JSONCursor? {
-        var form: JSONCursor?
-        var withoutOperator: JSONCursor?
+    /// The scan reads nodes and keeps their path, making a cursor only for what it finds: most files have none.
+    private mutating func firstSTU3Form(in questionnaire: JSONObjectCursor) -> JSONCursor? {
+        var path: [JSONPointer.Step] = [.key("item")]
+        var form: [JSONPointer.Step]?
+        var withoutOperator: [JSONPointer.Step]?
         var anyOperator = false
-        func visit(_ list: JSONCursor?) {
-            for entry in list?.elements ?? [] {
-                guard let item = entry.object else { continue }
-                for key in ["options", "option"] where form == nil { form = item[key] }
-                if form == nil, let initial = FHIRValues.members(item, prefix: "initial").first { form = initial.cursor }
-                for condition in item["enableWhen"]?.elements ?? [] {
-                    guard let object = condition.object else { continue }
-                    if form == nil { form = object["hasAnswer"] }
-                    if object["operator"] != nil { anyOperator = true } else if withoutOperator == nil { withoutOperator = condition }
+        func visit(_ list: JSONNode?) {
+            for (index, item) in (list?.elements ?? []).enumerated() where item.kind == .object {
+                itemReads += 1
+                path.append(.index(index))
+                if form == nil,
+                    let key = item["options"] != nil ? "options" : item["option"] != nil ? "option"
+                        : item.members(withKeyPrefix: "initial")?.first(where: { FHIRValues.type(ofKey: $0.key, prefix: "initial") != nil })?.key
+                {
+                    form = path + [.key(key)]
                 }
+                for (number, condition) in (item["enableWhen"]?.elements ?? []).enumerated() where condition.kind == .object {
+                    if form == nil, condition["hasAnswer"] != nil { form = path + [.key("enableWhen"), .index(number), .key("hasAnswer")] }
+                    if condition["operator"] != nil {
+                        anyOperator = true
+                    } else if withoutOperator == nil {
+                        withoutOperator = path + [.key("enableWhen"), .index(number)]
+                    }
+                }
+                path.append(.key("item"))
                 visit(item["item"])
+                path.removeLast(2)
             }
         }
-        visit(questionnaire["item"])
-        return form ?? (anyOperator ? nil : withoutOperator)
+        visit(questionnaire.cursor.node["item"])
+        return (form ?? (anyOperator ? nil : withoutOperator)).flatMap(questionnaire.cursor.descendant)
     }
 
     // MARK: items
@@ -319,15 +379,17 @@ struct FHIRDecoder {
             error(cursor, "expected an item object, found \(cursor.node.kindDescription)")
             return nil
         }
+        itemReads += 1
         var hints = FHIR.C3PROHints()
         let linkId: String
-        if object["linkId"] == nil, stu3Form != nil {
+        let linkIdCursor = object["linkId"]
+        if linkIdCursor == nil, stu3Form != nil {
             // C3-PRO's input: the item gets a generated id (§A3, a random UUID), and lint warns.
             linkId = generatedLinkId()
             hints.linkIdGenerated = true
         } else {
-            guard let linkIdCursor = object["linkId"], let given = linkIdCursor.stringValue, !given.isEmpty else {
-                error(object["linkId"] ?? cursor, "the item has no \"linkId\"; expected a non-empty string (1..1)")
+            guard let given = linkIdCursor?.stringValue, !given.isEmpty else {
+                error(linkIdCursor ?? cursor, "the item has no \"linkId\"; expected a non-empty string (1..1)")
                 return nil
             }
             linkId = given
@@ -344,6 +406,7 @@ struct FHIRDecoder {
         }
         let index = items.count
         items.append(nil)
+        itemsByLinkId[linkId, default: []].append(index)
 
         let text = string(object, "text")
         let required = flag(object, "required") ?? false
@@ -356,12 +419,14 @@ struct FHIRDecoder {
         if !options.isEmpty { hints.optionsSource = .inline }
         var valueSetCodes: [FHIR.AnswerOption] = []
         var externalValueSet: String?
-        let reference = string(object, "answerValueSet").map { (reference: $0, cursor: object["answerValueSet"]) } ?? stu3Reference(object)
-        if let valueSet = reference?.reference, let cursor = reference?.cursor {
-            let isOptions = cursor.pointer != object["answerValueSet"]?.pointer
+        let reference =
+            string(object, "answerValueSet").map { (reference: $0, cursor: object["answerValueSet"], isOptions: false) }
+            ?? stu3Reference(object).map { ($0.reference, $0.cursor, true) }
+        if case let (valueSet, cursor?, isOptions)? = reference {
             // STU3 `options` may name a ValueSet file beside the Questionnaire (C3-PRO resolves it; §A3).
             if let codes = valueSets[valueSet] ?? (isOptions ? files.codes(of: valueSet) : nil) {
-                valueSetCodes = codes.map { FHIR.AnswerOption(value: $0, initialSelected: false, location: cursor.location) }
+                let location = cursor.location
+                valueSetCodes = codes.map { FHIR.AnswerOption(value: $0, initialSelected: false, location: location) }
                 if options.isEmpty { hints.optionsSource = .valueSet(valueSet) }
             } else {
                 externalValueSet = valueSet
@@ -388,9 +453,9 @@ struct FHIRDecoder {
         for child in array(object, "item") {
             if let childIndex = decodeItem(child, parent: index) { children.append(childIndex) }
         }
-        // The constraints are R4's, on the type as written (LHC-Forms reads a reference item as a text box).
-        let writtenType = object["type"]?.stringValue.flatMap(FHIR.ItemType.init(rawValue:)) ?? type
-        checkConstraints(object, linkId: linkId, type: writtenType, repeats: repeats, options: options, initial: initial, children: children)
+        // The constraints are R4's, on the type as written: `itemType` keeps every R4 type (a reference item
+        // LHC-Forms reads as a text box has its rendering).
+        checkConstraints(object, linkId: linkId, type: type, repeats: repeats, options: options, initial: initial, children: children)
 
         items[index] = FHIR.Item(
             linkId: linkId, id: linkId, text: text, type: type, required: required, repeats: repeats, readOnly: readOnly, maxLength: maxLength,
@@ -417,7 +482,6 @@ struct FHIRDecoder {
     private mutating func itemType(_ object: JSONObjectCursor, linkId: String, cursor: JSONCursor) -> (FHIR.ItemType, FHIR.Rendering?)? {
         let typeCursor = object["type"]
         let written = typeCursor?.stringValue
-        let expected = FHIR.ItemType.allCases.map(\.rawValue)
         if let written, let type = FHIR.ItemType(rawValue: written) {
             guard type == .reference else { return (type, nil) }
             differsByEngine = true
@@ -428,6 +492,7 @@ struct FHIRDecoder {
             return (type, engine == .lhcForms ? .lhcTextBox(written: written) : nil)
         }
         differsByEngine = true
+        let expected = FHIR.ItemType.allCases.map(\.rawValue)
         let what = typeCursor == nil ? "has no \"type\" (1..1)" : "has the type \(written.map { "\"\($0)\"" } ?? FHIRLenientReading.describe(typeCursor?.node.plain ?? .null)), which R4 does not have"
         let hasOptions = object["answerOption"] != nil || object["answerValueSet"] != nil
         let android =
@@ -478,10 +543,10 @@ struct FHIRDecoder {
                 continue
             }
             let question = string(condition, "question")
-            if condition["question"] == nil {
+            if question == nil, condition["question"] == nil {
                 if stu3Form != nil {
                     // C3-PRO's input: C3-PRO cannot read it and drops the item's own conditions (§A3).
-                    unreadable.append(FHIR.UnreadableCondition(problem: "has no \"question\"", location: entry.location))
+                    unreadable.append(FHIR.UnreadableCondition(problem: "has no \"question\"", location: condition.location))
                     continue
                 }
                 // LHC-Forms throws (LHNCBC/lforms@24c71875 src/fhir/R4R5-common/sdc-import.js:70-73); android-fhir
@@ -502,12 +567,12 @@ struct FHIRDecoder {
                         continue
                     }
                     if let question {
-                        conditions.append(FHIR.EnableWhen(question: question, op: .exists, answer: FHIR.Value(.boolean, .bool(flag)), location: entry.location))
+                        conditions.append(FHIR.EnableWhen(question: question, op: .exists, answer: FHIR.Value(.boolean, .bool(flag)), location: condition.location))
                     }
                     continue
                 }
                 if FHIRValues.members(condition, prefix: "answer").isEmpty {
-                    unreadable.append(FHIR.UnreadableCondition(problem: "has neither an answer[x] nor hasAnswer", location: entry.location))
+                    unreadable.append(FHIR.UnreadableCondition(problem: "has neither an answer[x] nor hasAnswer", location: condition.location))
                     continue
                 }
                 op = .equals
@@ -522,8 +587,8 @@ struct FHIRDecoder {
             guard let value = conditionValue(condition, linkId: linkId, op: op) else { continue }
             if let question, let op {
                 if value.asWritten { writtenValues.append((item, conditions.count)) }
-                if engine == .lhcForms, op != .exists { triggers.append((item, conditions.count, value.written)) }
-                var decoded = FHIR.EnableWhen(question: question, op: op, answer: value.answer, location: entry.location)
+                if engine == .lhcForms, op != .exists { triggers.append((item, conditions.count, question, op, value.written)) }
+                var decoded = FHIR.EnableWhen(question: question, op: op, answer: value.answer, location: condition.location)
                 decoded.androidFailure = value.androidFailure
                 conditions.append(decoded)
             }
@@ -617,9 +682,7 @@ struct FHIRDecoder {
     /// android-fhir through HAPI's `answerBooleanType`, which throws for another type or a missing value when
     /// the condition is evaluated (EnablementEvaluator.kt:192-197).
     private mutating func conditionValue(_ condition: JSONObjectCursor, linkId: String, op: FHIR.Operator?) -> ConditionValue? {
-        // STU3 also compares answerUri and answerAttachment.
-        let allowed: Set<FHIR.ValueType> =
-            stu3Form != nil ? Set(FHIR.ValueType.allCases) : [.boolean, .decimal, .integer, .date, .dateTime, .time, .string, .coding, .quantity, .reference]
+        let allowed = stu3Form != nil ? Self.stu3ConditionTypes : Self.conditionTypes
         let found = FHIRValues.members(condition, prefix: "answer")
         if found.isEmpty, op == .exists {
             differsByEngine = true
@@ -695,19 +758,11 @@ struct FHIRDecoder {
     /// src/fhir/common/sdc-import-common.js:1239-1255) and `_getDataType` of it decides the comparison. A value
     /// that none of that item's answer types takes keeps its own type and never equals an answer.
     private mutating func typeWrittenValues() {
-        guard !writtenValues.isEmpty else { return }
-        var last: [String: Int] = [:]
-        for (index, item) in items.enumerated() {
-            if let item { last[item.linkId] = index }
-        }
         for (item, index) in writtenValues {
-            guard var decoded = items[item] else { continue }
-            let condition = decoded.enableWhen[index]
-            guard let source = last[condition.question].flatMap({ items[$0] }),
-                let type = source.answerTypes.first(where: { FHIRValues.problem(condition.answer.json, as: $0) == nil })
+            guard let condition = items[item]?.enableWhen[index],
+                let type = itemsByLinkId[condition.question]?.last.flatMap({ items[$0]?.answerTypes })?.first(where: { FHIRValues.problem(condition.answer.json, as: $0) == nil })
             else { continue }
-            decoded.enableWhen[index] = FHIR.EnableWhen(question: condition.question, op: condition.op, answer: FHIR.Value(type, condition.answer.json), location: condition.location)
-            items[item] = decoded
+            items[item]?.enableWhen[index] = FHIR.EnableWhen(question: condition.question, op: condition.op, answer: FHIR.Value(type, condition.answer.json), location: condition.location)
         }
     }
 
@@ -715,32 +770,29 @@ struct FHIRDecoder {
     /// (`_createLinkIdItemMap` keeps the last, sdc-import-common.js:1239-1255; `_processSkipLogic` converts by
     /// it, sdc-import.js:79-95). A conversion that throws makes LHC-Forms refuse the file.
     private mutating func makeTriggers() {
-        guard !triggers.isEmpty else { return }
-        var last: [String: Int] = [:]
-        for (index, item) in items.enumerated() {
-            if let item { last[item.linkId] = index }
-        }
-        for (item, index, written) in triggers {
-            guard var decoded = items[item], let source = last[decoded.enableWhen[index].question].flatMap({ items[$0] }) else { continue }
-            let condition = decoded.enableWhen[index]
-            let lastType = FHIRLHCForms.DataType(source)
-            switch FHIRLHCForms.trigger(written, lastItemType: lastType) {
-            case .success(let trigger):
-                decoded.enableWhen[index].lhcTrigger = trigger
-                items[item] = decoded
-                if lastType == .coding, trigger == .null || condition.op.isOrdering {
+        for trigger in triggers {
+            // The source's type and rendering read in place: an item is too large to copy for two fields.
+            guard let last = itemsByLinkId[trigger.question]?.last, let type = items[last]?.type else { continue }
+            let lastType = FHIRLHCForms.DataType(type: type, rendering: items[last]?.rendering)
+            switch FHIRLHCForms.trigger(trigger.written, lastItemType: lastType) {
+            case .success(let value):
+                items[trigger.item]?.enableWhen[trigger.condition].lhcTrigger = value
+                if lastType == .coding, value == .null || trigger.op.isOrdering, let item = items[trigger.item] {
+                    let condition = item.enableWhen[trigger.condition]
                     let what = condition.op.isOrdering ? "the ordering \(condition.op.rawValue) gives no trigger value" : "LHC-Forms makes no Coding of its \(condition.answer.member.key)"
                     findings.append(
                         Diagnostic(
                             .warning, file: file, location: condition.location,
-                            message: "an enableWhen of '\(decoded.linkId)' reads the choice item '\(condition.question)' and \(what): LHC-Forms throws a TypeError (_codingsEqual reads the system of null) as soon as '\(condition.question)' has an answer; android-fhir compares the values",
+                            message: "an enableWhen of '\(item.linkId)' reads the choice item '\(condition.question)' and \(what): LHC-Forms throws a TypeError (_codingsEqual reads the system of null) as soon as '\(condition.question)' has an answer; android-fhir compares the values",
                             hint: "compare a choice item with = or != and answerCoding", rule: Self.choiceTriggerRule))
                 }
             case .failure(let typeError):
+                guard let item = items[trigger.item] else { continue }
+                let condition = item.enableWhen[trigger.condition]
                 errors.append(
                     Diagnostic(
                         .error, file: file, location: condition.location,
-                        message: "\(engine.name) refuses this Questionnaire: an enableWhen of '\(decoded.linkId)' reading '\(condition.question)' makes it throw a TypeError at import: \(typeError.reason) (LHNCBC/lforms@24c71875 src/fhir/R4R5-common/sdc-import.js:79-95)",
+                        message: "\(engine.name) refuses this Questionnaire: an enableWhen of '\(item.linkId)' reading '\(condition.question)' makes it throw a TypeError at import: \(typeError.reason) (LHNCBC/lforms@24c71875 src/fhir/R4R5-common/sdc-import.js:79-95)",
                         hint: "see docs/fhir.md, Engines: the other engine may render it (option engine)", rule: Self.refusalRule))
             }
         }
@@ -763,8 +815,7 @@ struct FHIRDecoder {
                 error(entry, "expected an \(key) object, found \(entry.node.kindDescription)")
                 return nil
             }
-            let allowed: Set<FHIR.ValueType> = [.integer, .date, .time, .string, .coding, .reference]
-            guard let value = value(option, prefix: "value", in: "an \(key) of '\(linkId)'", allowed: allowed) else { return nil }
+            guard let value = value(option, prefix: "value", in: "an \(key) of '\(linkId)'", allowed: Self.optionTypes) else { return nil }
             if value.type == .reference {
                 differsByEngine = true
                 if engine == .lhcForms {
@@ -773,7 +824,7 @@ struct FHIRDecoder {
                         "an \(key) of '\(linkId)' is a valueReference, on which LHC-Forms throws \"Unable to handle data type in answerOption\" (LHNCBC/lforms@24c71875 src/fhir/R4R5-common/sdc-import.js:188-190)")
                 }
             }
-            var answerOption = FHIR.AnswerOption(value: value, initialSelected: flag(option, "initialSelected") ?? false, location: entry.location)
+            var answerOption = FHIR.AnswerOption(value: value, initialSelected: flag(option, "initialSelected") ?? false, location: option.location)
             answerOption.score = Self.score(of: option)
             return answerOption
         }
@@ -784,7 +835,7 @@ struct FHIRDecoder {
     private static func score(of option: JSONObjectCursor) -> (url: String, value: Double)? {
         for entry in option["extension"]?.elements ?? [] {
             guard let ext = entry.object, let url = ext["url"]?.stringValue,
-                ["ordinalValue", "itemWeight", "questionnaire-ordinalValue"].contains(url.split(separator: "/").last.map(String.init) ?? ""),
+                ["ordinalValue", "itemWeight", "questionnaire-ordinalValue"].contains(extensionName(url)),
                 let value = ext["valueDecimal"]?.numberValue
             else { continue }
             return (url, value)
@@ -810,7 +861,7 @@ struct FHIRDecoder {
                 error(entry, "expected an extension object with a \"url\" string")
                 continue
             }
-            let name = url.split(separator: "/").last.map(String.init) ?? url
+            let name = Self.extensionName(url)
             switch name {
             case "minValue" where ext["valueString"] != nil, "maxValue" where ext["valueString"] != nil:
                 // C3-PRO's second minValue/maxValue, carrying the slider's end label (§A3).
@@ -825,7 +876,7 @@ struct FHIRDecoder {
             case "questionnaire-defaultValue":
                 hints.defaultValue = ext["valueInteger"].flatMap { integer($0, for: "the questionnaire-defaultValue extension") }
             case "minValue", "maxValue":
-                let bound = value(ext, prefix: "value", in: "the \(name) extension of '\(linkId)'", allowed: [.integer, .decimal, .date, .dateTime, .time, .quantity])
+                let bound = value(ext, prefix: "value", in: "the \(name) extension of '\(linkId)'", allowed: Self.boundTypes)
                 if name == "minValue" { result.minValue = bound } else { result.maxValue = bound }
             case "questionnaire-maxOccurs", "questionnaire-minOccurs":
                 guard let cursor = ext["valueInteger"], let count = integer(cursor, for: "the \(name) extension") else {
@@ -875,8 +926,7 @@ struct FHIRDecoder {
         // answerValueSet"): (type = 'choice' or 'open-choice' or 'decimal' or 'integer' or 'date' or 'dateTime'
         // or 'time' or 'string' or 'quantity') or (answerValueSet.empty() and answerOption.empty())
         // (hl7.org/fhir/R4/questionnaire.html#invs).
-        let takesChoices: Set<FHIR.ItemType> = [.choice, .openChoice, .decimal, .integer, .date, .dateTime, .time, .string, .quantity]
-        if !takesChoices.contains(type), let choices = object["answerOption"] ?? object["answerValueSet"] {
+        if !Self.typesTakingChoices.contains(type), let choices = object["answerOption"] ?? object["answerValueSet"] {
             constraint(
                 "que-5", choices, "'\(linkId)' is \(type.withArticle) item with answer choices",
                 hint: "answerOption and answerValueSet go on choice, open-choice, decimal, integer, date, dateTime, time, string and quantity items")
@@ -890,7 +940,7 @@ struct FHIRDecoder {
         if type == .display, let key = object["readOnly"] {
             constraint("que-9", key, "the display item '\(linkId)' has readOnly", hint: "remove it")
         }
-        if let key = object["maxLength"], ![.boolean, .decimal, .integer, .string, .text, .url, .openChoice].contains(type) {
+        if let key = object["maxLength"], !Self.typesTakingMaxLength.contains(type) {
             constraint("que-10", key, "maxLength on the \(type.rawValue) item '\(linkId)'", hint: "maxLength applies to boolean, decimal, integer, string, text, url and open-choice items")
         }
         if !options.isEmpty, let key = object["initial"] {

@@ -89,8 +89,8 @@ struct FHIRExpressionProgram: Sendable {
             nodes.append(Node(item: item, expression: expression, dependencies: expression.program?.dependencies))
         }
         for expression in survey.rootExpressions { add(expression, item: nil) }
-        for (index, item) in items.enumerated() {
-            for expression in item.expressions { add(expression, item: index) }
+        for index in items.indices {
+            for expression in items[index].expressions { add(expression, item: index) }
         }
         let bound = Self.boundNames(survey.engine).union(survey.launchContexts.map(\.name))
         var calculated: [Int: Int] = [:]

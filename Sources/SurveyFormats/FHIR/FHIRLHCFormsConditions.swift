@@ -109,11 +109,16 @@ enum FHIRLHCForms {
         case untyped
 
         init(_ item: FHIR.Item) {
-            if case .lhcTextBox? = item.rendering {
+            self.init(type: item.type, rendering: item.rendering)
+        }
+
+        /// The data type of an item of this type, rendered so.
+        init(type: FHIR.ItemType, rendering: FHIR.Rendering?) {
+            if case .lhcTextBox? = rendering {
                 self = .untyped
                 return
             }
-            switch item.type {
+            switch type {
             case .choice, .openChoice: self = .coding
             case .integer: self = .integer
             case .decimal: self = .decimal

@@ -2,7 +2,7 @@ import FHIRPath
 import SurveyCore
 
 /// A Questionnaire as one engine reads it, with what is worked out before it can run: the linkId and id
-/// indexes, the items sharing a linkId (que-2) and the enableWhen naming no item.
+/// indexes, the items sharing a linkId (que-2), the enableWhen naming no item and those reading each item.
 struct FHIROutline {
     let file: String
     /// The engine whose reading this is.
@@ -25,6 +25,8 @@ struct FHIROutline {
     let duplicates: [Diagnostic]
     /// Each enableWhen.question that no item has.
     let dangling: [Diagnostic]
+    /// For each item, the conditions that read it (any item with the linkId): found with the dangling ones.
+    let conditionsReading: [[FHIR.EnableWhen]]
     /// Where the file first uses a form only STU3 has, when it is C3-PRO's STU3-era input (§A3).
     let stu3Form: SourceLocation?
     /// The first `identifier.value`, which C3-PRO names its task by when there is no id.
@@ -36,10 +38,11 @@ struct FHIROutline {
     /// The Questionnaire as FHIRPath navigates it (`%questionnaire`), when it has SDC expressions.
     let questionnaireTree: FHIRTree?
 
+    /// `itemsByLinkId` is every item of each linkId in document order, as the decoder found them.
     init(
-        file: String, engine: FHIREngine = .lhcForms, items: [FHIR.Item], topLevel: [Int], url: String?, version: String?, id: String?,
-        location: SourceLocation, stu3Form: SourceLocation? = nil, identifier: String? = nil, rootExpressions: [FHIR.SDCExpression] = [],
-        launchContexts: [FHIR.LaunchContext] = [], questionnaireTree: FHIRTree? = nil
+        file: String, engine: FHIREngine = .lhcForms, items: [FHIR.Item], itemsByLinkId: [String: [Int]], topLevel: [Int], url: String?,
+        version: String?, id: String?, location: SourceLocation, stu3Form: SourceLocation? = nil, identifier: String? = nil,
+        rootExpressions: [FHIR.SDCExpression] = [], launchContexts: [FHIR.LaunchContext] = [], questionnaireTree: FHIRTree? = nil
     ) {
         self.file = file
         self.rootExpressions = rootExpressions
@@ -54,35 +57,44 @@ struct FHIROutline {
         self.version = version
         self.id = id
         self.location = location
-        var byLinkId: [String: [Int]] = [:]
-        var byID: [String: Int] = [:]
+        self.itemsByLinkId = itemsByLinkId
+        itemByLinkId = itemsByLinkId.mapValues { $0[0] }
+        // An item's id is its linkId, but for the later items sharing one, named apart (que-2).
+        var byID = itemByLinkId
         var duplicates: [Diagnostic] = []
-        for (position, item) in items.enumerated() {
-            byID[item.id] = position
-            if let first = byLinkId[item.linkId]?.first {
+        if itemsByLinkId.count < items.count {
+            for position in items.indices {
+                let linkId = items[position].linkId
+                guard let first = itemsByLinkId[linkId]?.first, first != position else { continue }
+                byID[items[position].id] = position
                 duplicates.append(
                     Diagnostic(
-                        .error, file: file, location: item.location,
-                        message: "duplicate linkId '\(item.linkId)' (first at \(items[first].location.position)) (que-2): LHC-Forms and android-fhir render both items, each on its own, and an enableWhen reading '\(item.linkId)' finds the nearest of them (ancestor, preceding, following); scenarios name this one '\(item.id)'",
+                        .error, file: file, location: items[position].location,
+                        message: "duplicate linkId '\(linkId)' (first at \(items[first].location.position)) (que-2): LHC-Forms and android-fhir render both items, each on its own, and an enableWhen reading '\(linkId)' finds the nearest of them (ancestor, preceding, following); scenarios name this one '\(items[position].id)'",
                         hint: "give each item its own linkId: answers and enableWhen address items by linkId", rule: "fhir-que-2"))
             }
-            byLinkId[item.linkId, default: []].append(position)
         }
-        self.itemsByLinkId = byLinkId
-        self.itemByLinkId = byLinkId.mapValues { $0[0] }
-        self.itemByID = byID
+        itemByID = byID
         self.duplicates = duplicates
         var dangling: [Diagnostic] = []
-        for item in items {
-            for condition in item.enableWhen where byLinkId[condition.question] == nil {
+        var reading = [[FHIR.EnableWhen]](repeating: [], count: items.count)
+        for position in items.indices {
+            let conditions = items[position].enableWhen
+            for index in conditions.indices {
+                let condition = conditions[index]
+                if let sources = itemsByLinkId[condition.question] {
+                    for source in sources { reading[source].append(condition) }
+                    continue
+                }
                 dangling.append(
                     Diagnostic(
                         file: file, location: condition.location,
-                        message: "an enableWhen of '\(item.linkId)' reads '\(condition.question)', which no item has; expected the linkId of an item of this Questionnaire\(Spelling.suggestion(for: condition.question, in: items.map(\.linkId))); LHC-Forms refuses the file, android-fhir renders it with the condition reading no answer",
+                        message: "an enableWhen of '\(items[position].linkId)' reads '\(condition.question)', which no item has; expected the linkId of an item of this Questionnaire\(Spelling.suggestion(for: condition.question, in: items.map(\.linkId))); LHC-Forms refuses the file, android-fhir renders it with the condition reading no answer",
                         hint: "name the linkId of an item of this Questionnaire", rule: "fhir-dangling-question"))
             }
         }
         self.dangling = dangling
+        conditionsReading = reading
     }
 
     /// What stops a load under this reading's engine: LHC-Forms throws on an enableWhen naming no item
@@ -187,13 +199,7 @@ public struct FHIRSurvey: Survey {
         } else {
             canonical = outline.id.map { "Questionnaire/" + $0 }
         }
-        var reading = [[FHIR.EnableWhen]](repeating: [], count: outline.items.count)
-        for item in outline.items {
-            for condition in item.enableWhen {
-                for source in outline.itemsByLinkId[condition.question] ?? [] { reading[source].append(condition) }
-            }
-        }
-        conditionsReading = reading
+        conditionsReading = outline.conditionsReading
         conditionalCount = outline.items.count { !$0.enableWhen.isEmpty }
     }
 

@@ -4,13 +4,19 @@ import SurveyCore
 enum FHIRValues {
     /// The `prefix<Type>` members of an object (`answerCoding`, `valueInteger`…) with their types.
     static func members(_ object: JSONObjectCursor, prefix: String) -> [(type: FHIR.ValueType, cursor: JSONCursor, key: String)] {
-        object.members.compactMap { member in
-            guard member.key.hasPrefix(prefix), let type = FHIR.ValueType(rawValue: String(member.key.dropFirst(prefix.count))),
-                let cursor = object[member.key]
-            else { return nil }
-            return (type, cursor, member.key)
+        object.members(withKeyPrefix: prefix).compactMap { member in
+            type(ofKey: member.key, prefix: prefix).map { ($0, member.cursor, member.key) }
         }
     }
+
+    /// The type a `prefix<Type>` key names (`answerCoding`: Coding), or nil. Past a prefix the key has, its
+    /// characters start where the prefix's bytes end.
+    static func type(ofKey key: String, prefix: String) -> FHIR.ValueType? {
+        key.hasPrefix(prefix) ? FHIR.ValueType(rawValue: String(decoding: key.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)) : nil
+    }
+
+    /// The members of a Coding that are strings when present.
+    private static let codingStrings = ["system", "code", "display", "version"]
 
     /// Why a JSON value is not a valid value of the type, or nil.
     static func problem(_ json: JSONValue, as type: FHIR.ValueType) -> String? {
@@ -37,7 +43,9 @@ enum FHIRValues {
         case .coding:
             guard let object = json.objectValue else { return "expected a Coding object: {\"system\": …, \"code\": …}" }
             if object["code"] == nil, object["display"] == nil { return "expected a Coding with a \"code\"" }
-            for key in ["system", "code", "display", "version"] where object[key] != nil && object[key]?.stringValue == nil {
+            // The common case, every member a string, without a lookup; else the first key of the list that is not.
+            guard object.contains(where: { $0.value.stringValue == nil }) else { return nil }
+            for key in codingStrings where object[key] != nil && object[key]?.stringValue == nil {
                 return "expected the Coding's \"\(key)\" to be a string"
             }
             return nil
@@ -59,15 +67,24 @@ enum FHIRValues {
     // MARK: formats (R4 regexes for date, dateTime and time)
 
     static func isDate(_ text: String) -> Bool {
+        // A whole date is one CalendarDate reads (the usual case, read without splitting); a year, or a year
+        // and a month, is read by its parts.
+        if CalendarDate(iso: text) != nil { return true }
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard (1...3).contains(parts.count), parts[0].count == 4, parts[0].allSatisfy(\.isASCIIDigit) else { return false }
+        guard (1...2).contains(parts.count), parts[0].count == 4, parts[0].allSatisfy(\.isASCIIDigit) else { return false }
         if parts.count == 1 { return true }
         guard parts[1].count == 2, let month = Int(parts[1]), (1...12).contains(month) else { return false }
-        if parts.count == 2 { return true }
-        return CalendarDate(iso: text) != nil
+        return true
     }
 
     static func isTime(_ text: String) -> Bool {
+        // The usual hh:mm:ss, read byte by byte.
+        let utf8 = text.utf8
+        if utf8.count == 8, byte(utf8, 2) == UInt8(ascii: ":"), byte(utf8, 5) == UInt8(ascii: ":"),
+            let hour = twoDigits(utf8, 0), let minute = twoDigits(utf8, 3), let second = twoDigits(utf8, 6)
+        {
+            return hour < 24 && minute < 60 && second < 60
+        }
         let (main, fraction) = splitFraction(text)
         if let fraction, fraction.isEmpty || !fraction.allSatisfy(\.isASCIIDigit) { return false }
         let parts = main.split(separator: ":", omittingEmptySubsequences: false)
@@ -94,6 +111,17 @@ enum FHIRValues {
             return false
         }
         return isTime(time)
+    }
+
+    private static func byte(_ utf8: String.UTF8View, _ offset: Int) -> UInt8 {
+        utf8[utf8.index(utf8.startIndex, offsetBy: offset)]
+    }
+
+    /// The number two ASCII digits at `offset` write, or nil.
+    private static func twoDigits(_ utf8: String.UTF8View, _ offset: Int) -> Int? {
+        let (tens, ones) = (byte(utf8, offset), byte(utf8, offset + 1))
+        guard (0x30...0x39).contains(tens), (0x30...0x39).contains(ones) else { return nil }
+        return Int(tens - 0x30) * 10 + Int(ones - 0x30)
     }
 
     private static func splitFraction(_ text: String) -> (String, Substring?) {
