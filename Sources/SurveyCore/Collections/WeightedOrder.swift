@@ -28,13 +28,13 @@ public struct WeightedOrder: Sendable {
         }
     }
 
-    /// Chunks in order, as element lists, and the stable id of each; their weight sums, by position.
+    /// Chunks in order, as element lists, and the stable id of each.
     @usableFromInline var chunks: [[Int32]] = []
     @usableFromInline var chunkIDs: [Int32] = []
-    @usableFromInline var sums: [Weights] = []
     /// The position of each chunk id in `chunks`.
     @usableFromInline var positionOfChunk: [Int32] = []
-    /// A Fenwick tree over the chunks' sums (1-based).
+    /// A Fenwick tree over the chunks' weight sums (1-based): the one array a change of weights touches, so a
+    /// copy that changes weights copies little.
     @usableFromInline var tree: [Weights] = [.zero]
     @usableFromInline var entries = ChunkedArray<Entry>()
     @usableFromInline var storedTotals: Weights = .zero
@@ -49,12 +49,13 @@ public struct WeightedOrder: Sendable {
     /// The elements in this order, with their weights.
     public init(_ order: [Int32], weights: (Int32) -> SIMD4<UInt8>) {
         var start = 0
+        var sums: [Weights] = []
         while start < order.count {
             let end = min(order.count, start + Self.fill)
-            appendChunk(Array(order[start..<end]), weights: weights)
+            sums.append(appendChunk(Array(order[start..<end]), weights: weights))
             start = end
         }
-        rebuildTree()
+        rebuildTree(sums)
     }
 
     @inlinable public func contains(_ element: Int32) -> Bool {
@@ -72,9 +73,7 @@ public struct WeightedOrder: Sendable {
         guard entry.weights != weights else { return }
         let delta = Weights(truncatingIfNeeded: weights) &- Weights(truncatingIfNeeded: entry.weights)
         entries[Int(element)].weights = weights
-        let position = Int(positionOfChunk[Int(entry.chunk)])
-        sums[position] &+= delta
-        add(delta, at: position)
+        add(delta, at: Int(positionOfChunk[Int(entry.chunk)]))
         storedTotals &+= delta
     }
 
@@ -174,12 +173,11 @@ public struct WeightedOrder: Sendable {
         }
         storedTotals &+= added
         storedCount += run.count
-        sums[position] &+= added
+        add(added, at: position)
         if chunks[position].count > Self.limit {
             split(position)
         } else {
             renumber(position, from: offset)
-            add(added, at: position)
         }
     }
 
@@ -202,7 +200,6 @@ public struct WeightedOrder: Sendable {
             }
             chunks[position].removeSubrange(offset..<(offset + take))
             storedTotals &-= removed
-            sums[position] &-= removed
             storedCount -= take
             remaining -= take
             add(.zero &- removed, at: position)
@@ -223,7 +220,8 @@ public struct WeightedOrder: Sendable {
         while entries.count <= Int(element) { entries.append(Entry()) }
     }
 
-    private mutating func appendChunk(_ elements: [Int32], weights: (Int32) -> SIMD4<UInt8>) {
+    /// Adds a chunk at the end; its weight sum.
+    private mutating func appendChunk(_ elements: [Int32], weights: (Int32) -> SIMD4<UInt8>) -> Weights {
         let id = Int32(positionOfChunk.count)
         positionOfChunk.append(Int32(chunks.count))
         var sum = Weights.zero
@@ -235,9 +233,9 @@ public struct WeightedOrder: Sendable {
         }
         chunks.append(elements)
         chunkIDs.append(id)
-        sums.append(sum)
         storedTotals &+= sum
         storedCount += elements.count
+        return sum
     }
 
     /// Gives the elements of the chunk at `position`, from `offset` on, their chunk and offset.
@@ -253,6 +251,7 @@ public struct WeightedOrder: Sendable {
 
     /// Splits an overfull chunk into chunks of `fill` elements.
     private mutating func split(_ position: Int) {
+        var sums = chunkSums()
         let elements = chunks[position]
         var pieces: [[Int32]] = []
         var start = 0
@@ -269,19 +268,24 @@ public struct WeightedOrder: Sendable {
         chunkIDs.replaceSubrange(position...position, with: ids)
         sums.replaceSubrange(position...position, with: pieces.map { piece in piece.reduce(Weights.zero) { $0 &+ Weights(truncatingIfNeeded: entries[Int($1)].weights) } })
         for index in position..<(position + pieces.count) { renumber(index, from: 0) }
-        rebuildTree()
+        rebuildTree(sums)
     }
 
     private mutating func dropEmptyChunks() {
+        let sums = chunkSums()
         var kept: [Int] = []
         for position in chunks.indices where !chunks[position].isEmpty { kept.append(position) }
         chunks = kept.map { chunks[$0] }
         chunkIDs = kept.map { chunkIDs[$0] }
-        sums = kept.map { sums[$0] }
-        rebuildTree()
+        rebuildTree(kept.map { sums[$0] })
     }
 
-    private mutating func rebuildTree() {
+    /// Each chunk's weight sum, read back from the tree.
+    private func chunkSums() -> [Weights] {
+        chunks.indices.map { prefix($0 + 1) &- prefix($0) }
+    }
+
+    private mutating func rebuildTree(_ sums: [Weights]) {
         for (position, id) in chunkIDs.enumerated() { positionOfChunk[Int(id)] = Int32(position) }
         tree = [.zero] + sums
         for index in 1..<tree.count {

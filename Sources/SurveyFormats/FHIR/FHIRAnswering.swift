@@ -7,23 +7,24 @@ import SurveyCore
 /// SDC expression computed for the instance (answerExpression, answerOptionsToggleExpression).
 extension FHIRSurvey {
     func interpret(_ json: JSONValue, forItem index: Int, options: [FHIR.Value]? = nil) -> Result<[FHIR.Value], InputProblem> {
-        let item = items[index]
+        // The item's parts are read in place (`items[index].…`): an item is a large value to copy.
         let elements: [JSONValue]
-        if item.repeats {
+        if items[index].repeats {
             guard let list = json.arrayValue else {
-                return .failure(InputProblem("'\(item.linkId)' repeats: expected a list of answers, e.g. [\(example(for: index))]"))
+                return .failure(InputProblem("'\(items[index].linkId)' repeats: expected a list of answers, e.g. [\(example(for: index))]"))
             }
             elements = list
-            if let maxOccurs = item.maxOccurs, list.count > maxOccurs {
-                return .failure(InputProblem("'\(item.linkId)' takes at most \(maxOccurs) answers (questionnaire-maxOccurs), not \(list.count)"))
+            if let maxOccurs = items[index].maxOccurs, list.count > maxOccurs {
+                return .failure(InputProblem("'\(items[index].linkId)' takes at most \(maxOccurs) answers (questionnaire-maxOccurs), not \(list.count)"))
             }
         } else {
             if json.arrayValue != nil {
-                return .failure(InputProblem("'\(item.linkId)' does not repeat: expected one answer, not a list"))
+                return .failure(InputProblem("'\(items[index].linkId)' does not repeat: expected one answer, not a list"))
             }
             elements = [json]
         }
         var values: [FHIR.Value] = []
+        values.reserveCapacity(elements.count)
         for element in elements {
             switch value(element, forItem: index, options: options) {
             case .success(let value): values.append(value)
@@ -34,6 +35,14 @@ extension FHIRSurvey {
     }
 
     private func value(_ json: JSONValue, forItem index: Int, options computed: [FHIR.Value]?) -> Result<FHIR.Value, InputProblem> {
+        // The usual answers, found without copying the item: a well-typed value, one of the options.
+        if items[index].rendering == nil {
+            if let type = items[index].type.valueType {
+                if FHIRValues.problem(json, as: type) == nil { return .success(FHIR.Value(type, json)) }
+            } else if computed == nil, let option = items[index].options.first(where: { Self.option($0.value, matches: json) }) {
+                return .success(option.value)
+            }
+        }
         let item = items[index]
         let options = computed ?? item.options.map(\.value)
         if case .lhcTextBox(let written)? = item.rendering {
@@ -79,6 +88,7 @@ extension FHIRSurvey {
     /// Why values break the item's typing limits or bounds (enforced on input, as the reference's
     /// recommended rule 5 says), or nil. The first of each kind, as engines show one message.
     func limitProblem(_ values: [FHIR.Value], forItem index: Int) -> Outcome? {
+        guard items[index].maxLength != nil || items[index].minValue != nil || items[index].maxValue != nil else { return nil }
         let item = items[index]
         for value in values {
             if let maxLength = item.maxLength, let text = value.json.stringValue, text.count > maxLength {

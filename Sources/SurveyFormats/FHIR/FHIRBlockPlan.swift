@@ -72,6 +72,8 @@ final class FHIRBlockPlan: Sendable {
     }
 
     let traits: [Traits]
+    /// What LHC-Forms' skip logic reads of each item as a source.
+    let lhcSources: [FHIRLHCForms.Source]
     /// For each item, the items with an enableWhen naming its linkId (each once, in document order), with
     /// those of their conditions that do.
     let readers: [[(reader: Int32, conditions: [Int32])]]
@@ -110,6 +112,7 @@ final class FHIRBlockPlan: Sendable {
             for source in sourcesInOrder { readers[source].append((Int32(index), conditionsBySource[source]!)) }
         }
         self.readers = readers
+        lhcSources = survey.items.map(FHIRLHCForms.Source.init)
         traits = survey.items.map { item in
             var traits: Traits = []
             if item.hidden { traits.insert(.hidden) }

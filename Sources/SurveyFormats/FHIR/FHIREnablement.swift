@@ -77,6 +77,11 @@ struct FHIRProfile: Sendable {
     /// answers the engine sees there (none when unanswered; a disabled source: see the session), or what the
     /// engine throws.
     func evaluate(_ condition: FHIR.EnableWhen, source: FHIR.Item?, answers: [FHIR.Value]) -> FHIRConditionValue {
+        evaluate(condition, source: engine == .lhcForms ? source.map(FHIRLHCForms.Source.init) : nil, answers: answers)
+    }
+
+    /// The same, with what skip logic reads of the source item worked out (nil: no item, or not LHC-Forms).
+    func evaluate(_ condition: FHIR.EnableWhen, source: FHIRLHCForms.Source?, answers: [FHIR.Value]) -> FHIRConditionValue {
         switch engine {
         case .lhcForms:
             // `exists` compares answered-ness with the value's truthiness, read at load (lhc-form-data.ts:3878-3880).
@@ -101,10 +106,14 @@ struct FHIRProfile: Sendable {
     /// lhc-form-data.ts:3994-4020); android-fhir throws when several conditions have no behavior
     /// (EnablementEvaluator.kt:166-172).
     func combine(_ item: FHIR.Item, _ value: (Int) -> FHIRConditionValue) -> FHIRConditionValue {
-        let count = item.enableWhen.count
-        if let failure = combineFailure(item) { return .failure(failure) }
-        if item.enableBehavior == .neither { return .truth(false) }
-        let any = item.enableBehavior == .any
+        combine(count: item.enableWhen.count, behavior: item.enableBehavior, linkId: item.linkId, value)
+    }
+
+    /// The same, for `count` conditions joined by `behavior`, of the item with this linkId.
+    func combine(count: Int, behavior: FHIR.EnableBehavior?, linkId: @autoclosure () -> String, _ value: (Int) -> FHIRConditionValue) -> FHIRConditionValue {
+        if let failure = combineFailure(count: count, behavior: behavior, linkId: linkId()) { return .failure(failure) }
+        if behavior == .neither { return .truth(false) }
+        let any = behavior == .any
         for index in 0..<count {
             switch value(index) {
             case .failure(let reason): return .failure(reason)
@@ -117,10 +126,9 @@ struct FHIRProfile: Sendable {
     }
 
     /// What android-fhir throws combining an item's conditions: several without a behavior.
-    private func combineFailure(_ item: FHIR.Item) -> String? {
-        let count = item.enableWhen.count
-        guard engine == .androidFHIR, count > 1, item.enableBehavior == nil else { return nil }
-        return "IllegalStateException: \"Unrecognized enable when behavior null\": '\(item.linkId)' has \(count) enableWhen and no enableBehavior (google/android-fhir@28a50345 datacapture/src/main/java/com/google/android/fhir/datacapture/enablement/EnablementEvaluator.kt:166-172)"
+    private func combineFailure(count: Int, behavior: FHIR.EnableBehavior?, linkId: @autoclosure () -> String) -> String? {
+        guard engine == .androidFHIR, count > 1, behavior == nil else { return nil }
+        return "IllegalStateException: \"Unrecognized enable when behavior null\": '\(linkId())' has \(count) enableWhen and no enableBehavior (google/android-fhir@28a50345 datacapture/src/main/java/com/google/android/fhir/datacapture/enablement/EnablementEvaluator.kt:166-172)"
     }
 
     /// Whether evaluating some item's enablement can make the engine throw in this Questionnaire, whatever the
@@ -130,7 +138,7 @@ struct FHIRProfile: Sendable {
     func mayThrow(_ survey: FHIRSurvey) -> Bool {
         if !survey.expressionProgram.isEmpty { return true }
         for item in survey.items {
-            if combineFailure(item) != nil { return true }
+            if combineFailure(count: item.enableWhen.count, behavior: item.enableBehavior, linkId: item.linkId) != nil { return true }
             if engine == .androidFHIR, case .androidThrowsWhenShown? = item.rendering { return true }
             for condition in item.enableWhen {
                 for source in survey.itemsByLinkId[condition.question] ?? [] {

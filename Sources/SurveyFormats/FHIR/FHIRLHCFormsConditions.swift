@@ -148,6 +148,20 @@ enum FHIRLHCForms {
         }
     }
 
+    /// What skip logic reads of a source item: its data type, its answers' value types and whether it has an
+    /// answer list; worked out once per item by sessions, which evaluate conditions at every step.
+    struct Source: Sendable {
+        let dataType: DataType
+        let answerTypes: [FHIR.ValueType]
+        let hasAnswerList: Bool
+
+        init(_ item: FHIR.Item) {
+            dataType = DataType(item)
+            answerTypes = item.answerTypes
+            hasAnswerList = dataType.hasAnswerList(item)
+        }
+    }
+
     /// The trigger `_processSkipLogic` makes of an answer[x] written as `json` (nil: missing), converted by the
     /// data type of the last item with the condition's linkId (sdc-import.js:79-95): a choice item's copies the
     /// Coding's code, system and display (as `text`), or is null when none of them is there
@@ -189,9 +203,9 @@ enum FHIRLHCForms {
     /// Whether a condition other than `exists` holds, given its source item and the answers LHC-Forms sees
     /// (none when the source is unanswered or disabled), or the TypeError LHC-Forms throws checking it.
     static func evaluate(
-        _ condition: FHIR.EnableWhen, trigger: FHIRJSValue, source: FHIR.Item, answers: [FHIR.Value], notEquals: FHIRStandardRules.NotEquals
+        _ condition: FHIR.EnableWhen, trigger: FHIRJSValue, source: Source, answers: [FHIR.Value], notEquals: FHIRStandardRules.NotEquals
     ) -> Result<Bool, TypeError> {
-        let dataType = DataType(source)
+        let dataType = source.dataType
         // No answer: only `!=` with a trigger that has a value holds (lhc-form-data.ts:3978-3982).
         guard !answers.isEmpty else { return .success(condition.op == .notEquals && !trigger.isEmpty && notEquals == .noAnswerEquals) }
         if dataType == .coding { return codingSource(condition.op, trigger, answers, notEquals: notEquals) }
@@ -201,7 +215,7 @@ enum FHIRLHCForms {
             let typed = FHIR.EnableWhen(question: condition.question, op: condition.op, answer: FHIR.Value(type, json), location: condition.location)
             return .success(FHIRStandardRules(notEquals: notEquals, engine: .lhcForms).holds(typed, answers: answers))
         }
-        let hasList = dataType.hasAnswerList(source)
+        let hasList = source.hasAnswerList
         let values = answers.map(value(of:))
         switch (dataType, hasList) {
         case (.integer, true), (.string, true), (.date, true), (.time, true):

@@ -129,16 +129,16 @@ extension FHIRSession {
     /// Why the respondent cannot answer or clear the instance, or nil.
     func answeringRefusal(_ slot: Int32) -> String? {
         if let refusal = visibilityRefusal(slot) { return refusal }
-        let item = item(of: slot)
-        if !item.type.takesAnswers { return "'\(state.instances.id(slot))' is \(item.type.withArticle) item, which takes no answers" }
-        if item.readOnly { return "'\(state.instances.id(slot))' is read-only" }
+        let traits = plan.traits[state.instances.item(slot)]
+        if !traits.contains(.takesAnswers) { return "'\(state.instances.id(slot))' is \(item(of: slot).type.withArticle) item, which takes no answers" }
+        if traits.contains(.readOnly) { return "'\(state.instances.id(slot))' is read-only" }
         return nil
     }
 
     func focusRefusal(_ slot: Int32) -> String? {
         if let refusal = visibilityRefusal(slot) { return refusal }
-        let item = item(of: slot)
-        return item.type.takesAnswers ? nil : "the focus moves between questions; '\(state.instances.id(slot))' is \(item.type.withArticle) item"
+        guard !plan.traits[state.instances.item(slot)].contains(.takesAnswers) else { return nil }
+        return "the focus moves between questions; '\(state.instances.id(slot))' is \(item(of: slot).type.withArticle) item"
     }
 
     private func addInstance(_ base: String) -> Outcome {
@@ -226,11 +226,10 @@ extension FHIRSession {
     /// list changes (matched by value), so each answer keeps its own nested answers.
     func store(_ values: [FHIR.Value], at slot: Int32) {
         let old = answers(slot)
-        let item = item(of: slot)
         setAnswer(slot, values)
         recordAnswer(values, item: state.instances.item(slot))
         guard let container = state.instances.answerContainer(of: slot) else { return }
-        if !item.repeats {
+        if !plan.items[state.instances.item(slot)].repeats {
             if old.isEmpty != values.isEmpty { values.isEmpty ? setAside(container) : restore(container, under: slot) }
             return
         }

@@ -175,17 +175,21 @@ extension FHIRSession {
             return .truth(enabled)
         }
         guard traits.contains(.conditional) else { return .truth(true) }
-        return profile.combine(plan.items[index]) { evaluate($0, of: slot).value }
+        return profile.combine(count: plan.items[index].enableWhen.count, behavior: plan.items[index].enableBehavior, linkId: plan.items[index].linkId) {
+            evaluate($0, of: slot).value
+        }
     }
 
     /// Condition `index` of the instance's item, and whether its source had answers. A condition naming no
     /// item reads no answer (android-fhir finds no response item for it; LHC-Forms refuses such a file).
     func evaluate(_ index: Int, of slot: Int32) -> (value: FHIRConditionValue, answered: Bool) {
         let item = state.instances.item(slot)
-        let condition = plan.items[item].enableWhen[index]
-        guard let source = source(of: index, for: slot) else { return (profile.evaluate(condition, source: nil, answers: []), false) }
+        guard let source = source(of: index, for: slot) else {
+            return (profile.evaluate(plan.items[item].enableWhen[index], source: nil as FHIRLHCForms.Source?, answers: []), false)
+        }
         let answers = seenAnswers(source)
-        return (profile.evaluate(condition, source: self.item(of: source), answers: answers), !answers.isEmpty)
+        let reading = profile.engine == .lhcForms ? plan.lhcSources[state.instances.item(source)] : nil
+        return (profile.evaluate(plan.items[item].enableWhen[index], source: reading, answers: answers), !answers.isEmpty)
     }
 
     /// The instance condition `index` of an instance reads.

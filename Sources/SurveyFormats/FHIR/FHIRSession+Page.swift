@@ -132,7 +132,8 @@ extension FHIRSession {
 
     /// Back shows when a question on the page comes before the focus (or, past the end, when any is shown).
     var canGoBack: Bool {
-        state.focus >= 0 ? state.instances.isLive(state.focus) && previousQuestion(before: state.focus) != nil : visibleCount > 0
+        guard state.focus >= 0 else { return visibleCount > 0 }
+        return state.instances.isLive(state.focus) && state.instances.order.rank(state.focus, kind: FHIRPage.questions) > 0
     }
 
     /// The first question on the page after an instance (nil: from the top).

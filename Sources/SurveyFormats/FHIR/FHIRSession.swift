@@ -51,15 +51,17 @@ final class FHIRSession: SurveySession {
         var enabledHash: UInt64 = 0
     }
 
-    var state: State
+    // A session is used from one place at a time (a walk, a replay): its state is not checked for
+    // overlapping access at run time, which its every step would pay for.
+    @exclusivity(unchecked) var state: State
     /// Why the engine the settings choose refuses to render the file: then nothing is shown and every action
     /// is refused (commands check the settings first and stop with this message).
     let refusal: String?
     /// What the engine throws as the form opens: then every action is refused.
-    private(set) var openingFailure: String?
+    @exclusivity(unchecked) private(set) var openingFailure: String?
     /// What the engine throws in the current state, found while working enablement out (or at submit): the
     /// action that led there is undone.
-    var failure: String?
+    @exclusivity(unchecked) var failure: String?
     /// The Questionnaire's SDC expressions, evaluated as the engine does (nil when it has none).
     let expressions: FHIRExpressions?
     /// The values expressions computed as the form opened.
@@ -70,19 +72,19 @@ final class FHIRSession: SurveySession {
     private var response: JSONValue?
     private var submitted: FHIRResponseInput?
     /// Instances to evaluate once the change being made is done (their order keys are taken then).
-    var dirty: [Int32] = []
+    @exclusivity(unchecked) var dirty: [Int32] = []
     /// Instances whose enablement changed, whose place on the page is worked out after evaluation.
-    var enablementChanged: [Int32] = []
+    @exclusivity(unchecked) var enablementChanged: [Int32] = []
     /// Under coverage: which items had an instance on the page after the last change.
     var itemShown: [Bool]
     /// Where the focus is looked for after the change being made took the focused instance off the page.
-    var focusAnchor: FocusAnchor?
+    @exclusivity(unchecked) var focusAnchor: FocusAnchor?
     /// How many instances' enablement was decided (a condition evaluation each at most), for tests that count
     /// the work a step does.
-    var decisions = 0
+    @exclusivity(unchecked) var decisions = 0
     /// Whether what happens is reported to the coverage recorder: not while the shared opening form is
     /// worked out, which `recordOpening` reports for each session instead.
-    var recordsCoverage = false
+    @exclusivity(unchecked) var recordsCoverage = false
 
     convenience init(survey: FHIRSurvey, settings: SessionSettings, coverage: CoverageRecorder?, refusal: String? = nil) {
         let expressions = FHIRExpressions(survey: survey, settings: settings)
