@@ -1,4 +1,3 @@
-import Foundation
 import SurveyCore
 
 /// After every step of a walk: the session's invariants and the response rules of §A2 (a failure is a bug
@@ -78,36 +77,8 @@ final class FHIRStepChecker: StepChecker {
 }
 
 extension FHIRSurvey {
-    /// A response read as `import` reads it (nil: it cannot be), remembered for the responses walks submit
-    /// again (a reading depends on nothing but the response and the settings).
+    /// A response read as `import` reads it (nil: it cannot be), from the value itself rather than its text.
     func readBack(_ response: JSONValue, settings: SessionSettings) -> PayloadReading? {
-        readBacks.reading(of: response, settings: settings) {
-            guard let root = try? JSONParser.parse(SourceFile(path: "response", text: CanonicalJSON.compact(response))) else { return nil }
-            return try? readPayload(JSONCursor(node: root), settings: settings)
-        }
-    }
-}
-
-/// The responses a survey's walks read back, with their readings: a few thousand at most, forgotten all at
-/// once when full.
-final class FHIRReadBacks: @unchecked Sendable {
-    private let lock = NSLock()
-    private var readings: [ReadBackKey: PayloadReading?] = [:]
-    static let capacity = 4096
-
-    fileprivate struct ReadBackKey: Hashable {
-        let response: JSONValue
-        let settings: SessionSettings
-    }
-
-    func reading(of response: JSONValue, settings: SessionSettings, _ read: () -> PayloadReading?) -> PayloadReading? {
-        let key = ReadBackKey(response: response, settings: settings)
-        if let known = lock.withLock({ readings[key] }) { return known }
-        let reading = read()
-        lock.withLock {
-            if readings.count >= Self.capacity { readings = [:] }
-            readings[key] = reading
-        }
-        return reading
+        try? readPayload(JSONCursor(node: JSONDocument(response, path: "response").root), settings: settings)
     }
 }

@@ -145,8 +145,6 @@ public struct FHIRSurvey: Survey {
     let coverageLayout = Lazy<FHIRCoverageLayout>()
     /// How its instances come in blocks, worked out when a session first needs it.
     let blocks = Lazy<FHIRBlockPlan>()
-    /// The responses its walks read back, with their readings.
-    let readBacks = FHIRReadBacks()
     /// The form as it opens under each engine reading (for Questionnaires without SDC expressions, whose
     /// opening depends on nothing else): sessions start from a copy.
     let openings = LazyTable<FHIROpening.Key, FHIROpening>()
