@@ -255,44 +255,140 @@ public enum FHIR {
     }
 
     public struct Item: Sendable {
-        public let linkId: String
+        public var linkId: String { parts.linkId }
         /// The id scenarios name the item by: its linkId, or for the second and later items sharing one
         /// linkId (que-2), `linkId@N` with N its place among them in document order.
-        public internal(set) var id: String
-        public let text: String?
-        public let type: ItemType
-        public let required: Bool
-        public let repeats: Bool
-        public let readOnly: Bool
-        public let maxLength: Int?
-        public let options: [AnswerOption]
+        public internal(set) var id: String {
+            get { parts.id }
+            _modify {
+                let parts = uniqueParts()
+                yield &parts.id
+            }
+        }
+        public var text: String? { parts.text }
+        public var type: ItemType { parts.type }
+        public var required: Bool { parts.required }
+        public var repeats: Bool { parts.repeats }
+        public var readOnly: Bool { parts.readOnly }
+        public var maxLength: Int? { parts.maxLength }
+        public var options: [AnswerOption] { parts.options }
         /// `answerValueSet` when it cannot be resolved to codes in the file (an external value set): any
         /// Coding is taken.
-        public let externalValueSet: String?
-        public let initial: [Value]
-        public internal(set) var enableWhen: [EnableWhen]
-        public let enableBehavior: EnableBehavior?
-        public let minValue: Value?
-        public let maxValue: Value?
-        public let maxOccurs: Int?
-        public let minOccurs: Int?
+        public var externalValueSet: String? { parts.externalValueSet }
+        public var initial: [Value] { parts.initial }
+        public internal(set) var enableWhen: [EnableWhen] {
+            get { parts.enableWhen }
+            _modify {
+                let parts = uniqueParts()
+                yield &parts.enableWhen
+            }
+        }
+        public var enableBehavior: EnableBehavior? { parts.enableBehavior }
+        public var minValue: Value? { parts.minValue }
+        public var maxValue: Value? { parts.maxValue }
+        public var maxOccurs: Int? { parts.maxOccurs }
+        public var minOccurs: Int? { parts.minOccurs }
         /// The `questionnaire-hidden` extension: not displayed, still in the response (§A2).
-        public let hidden: Bool
-        public let itemControl: String?
-        public let entryFormat: String?
+        public var hidden: Bool { parts.hidden }
+        public var itemControl: String? { parts.itemControl }
+        public var entryFormat: String? { parts.entryFormat }
         /// Its SDC expression extensions, in the order written.
-        public let expressions: [SDCExpression]
+        public var expressions: [SDCExpression] { parts.expressions }
         /// Where the choices come from, and what only the C3-PRO profile reads (§A3).
-        public let c3pro: C3PROHints
+        public var c3pro: C3PROHints { parts.c3pro }
         /// Index of the parent item, nil at the top level.
-        public let parent: Int?
+        public var parent: Int? { parts.parent }
         /// Indices of the nested items, in document order.
-        public let children: [Int]
-        public let location: SourceLocation
+        public var children: [Int] { parts.children }
+        public var location: SourceLocation { parts.location }
         /// Where `enableWhen` is, for coverage and lint.
-        public let enableWhenLocation: SourceLocation?
+        public var enableWhenLocation: SourceLocation? { parts.enableWhenLocation }
         /// How the engine of this reading renders it when not as its type says (nil: as its type says).
-        public internal(set) var rendering: Rendering?
+        public internal(set) var rendering: Rendering? {
+            get { parts.rendering }
+            _modify {
+                let parts = uniqueParts()
+                yield &parts.rendering
+            }
+        }
+
+        /// Its parts, boxed: an item is large, and sessions, walks and readers pass items around, so a copy
+        /// costs one reference count. The few parts the decoder changes after making an item are copied
+        /// on write.
+        private var parts: Parts
+
+        private final class Parts: @unchecked Sendable {
+            var linkId: String
+            var id: String
+            var text: String?
+            var type: ItemType
+            var required: Bool
+            var repeats: Bool
+            var readOnly: Bool
+            var maxLength: Int?
+            var options: [AnswerOption]
+            var externalValueSet: String?
+            var initial: [Value]
+            var enableWhen: [EnableWhen]
+            var enableBehavior: EnableBehavior?
+            var minValue: Value?
+            var maxValue: Value?
+            var maxOccurs: Int?
+            var minOccurs: Int?
+            var hidden: Bool
+            var itemControl: String?
+            var entryFormat: String?
+            var expressions: [SDCExpression]
+            var c3pro: C3PROHints
+            var parent: Int?
+            var children: [Int]
+            var location: SourceLocation
+            var enableWhenLocation: SourceLocation?
+            var rendering: Rendering?
+
+            init(linkId: String, id: String, text: String?, type: ItemType, required: Bool, repeats: Bool, readOnly: Bool, maxLength: Int?, options: [AnswerOption], externalValueSet: String?, initial: [Value], enableWhen: [EnableWhen], enableBehavior: EnableBehavior?, minValue: Value?, maxValue: Value?, maxOccurs: Int?, minOccurs: Int?, hidden: Bool, itemControl: String?, entryFormat: String?, expressions: [SDCExpression], c3pro: C3PROHints, parent: Int?, children: [Int], location: SourceLocation, enableWhenLocation: SourceLocation?, rendering: Rendering?) {
+                self.linkId = linkId
+                self.id = id
+                self.text = text
+                self.type = type
+                self.required = required
+                self.repeats = repeats
+                self.readOnly = readOnly
+                self.maxLength = maxLength
+                self.options = options
+                self.externalValueSet = externalValueSet
+                self.initial = initial
+                self.enableWhen = enableWhen
+                self.enableBehavior = enableBehavior
+                self.minValue = minValue
+                self.maxValue = maxValue
+                self.maxOccurs = maxOccurs
+                self.minOccurs = minOccurs
+                self.hidden = hidden
+                self.itemControl = itemControl
+                self.entryFormat = entryFormat
+                self.expressions = expressions
+                self.c3pro = c3pro
+                self.parent = parent
+                self.children = children
+                self.location = location
+                self.enableWhenLocation = enableWhenLocation
+                self.rendering = rendering
+            }
+
+            func copy() -> Parts {
+                Parts(linkId: linkId, id: id, text: text, type: type, required: required, repeats: repeats, readOnly: readOnly, maxLength: maxLength, options: options, externalValueSet: externalValueSet, initial: initial, enableWhen: enableWhen, enableBehavior: enableBehavior, minValue: minValue, maxValue: maxValue, maxOccurs: maxOccurs, minOccurs: minOccurs, hidden: hidden, itemControl: itemControl, entryFormat: entryFormat, expressions: expressions, c3pro: c3pro, parent: parent, children: children, location: location, enableWhenLocation: enableWhenLocation, rendering: rendering)
+            }
+        }
+
+        init(linkId: String, id: String, text: String?, type: ItemType, required: Bool, repeats: Bool, readOnly: Bool, maxLength: Int?, options: [AnswerOption], externalValueSet: String?, initial: [Value], enableWhen: [EnableWhen], enableBehavior: EnableBehavior?, minValue: Value?, maxValue: Value?, maxOccurs: Int?, minOccurs: Int?, hidden: Bool, itemControl: String?, entryFormat: String?, expressions: [SDCExpression], c3pro: C3PROHints, parent: Int?, children: [Int], location: SourceLocation, enableWhenLocation: SourceLocation?, rendering: Rendering?) {
+            parts = Parts(linkId: linkId, id: id, text: text, type: type, required: required, repeats: repeats, readOnly: readOnly, maxLength: maxLength, options: options, externalValueSet: externalValueSet, initial: initial, enableWhen: enableWhen, enableBehavior: enableBehavior, minValue: minValue, maxValue: maxValue, maxOccurs: maxOccurs, minOccurs: minOccurs, hidden: hidden, itemControl: itemControl, entryFormat: entryFormat, expressions: expressions, c3pro: c3pro, parent: parent, children: children, location: location, enableWhenLocation: enableWhenLocation, rendering: rendering)
+        }
+
+        private mutating func uniqueParts() -> Parts {
+            if !isKnownUniquelyReferenced(&parts) { parts = parts.copy() }
+            return parts
+        }
 
         /// Its first expression of a kind.
         public func expression(_ kind: ExpressionKind) -> SDCExpression? { expressions.first { $0.kind == kind } }
