@@ -27,8 +27,8 @@ public struct SuiteRunner: Sendable {
         files.sort()
         var scenarios: [(name: String, path: String)] = []
         var filteredOut: [String] = []
-        for file in files {
-            guard let name = layout.name(ofScenario: file) else {
+        for (file, name) in zip(files, layout.names(ofScenarios: files)) {
+            guard let name else {
                 problems.append(
                     Diagnostic(file: file, position: nil, message: "is not under the scenarios folder \(layout.scenariosRoot)/; expected scenarios there (or pass --scenarios DIR)"))
                 continue
@@ -120,9 +120,9 @@ public struct SuiteRunner: Sendable {
     /// Goldens and pending files, under the snapshot folders mirroring `roots`, whose scenario is gone.
     private func obsoleteSnapshots(roots: [String], names: Set<String>) -> [String] {
         let (snapshots, _) = ScenarioDiscovery.find(snapshotFolders(roots), extensions: [SnapshotLayout.goldenExtension, "new"])
-        return snapshots.filter { file in
-            guard let name = layout.name(ofSnapshot: file) else { return false }
-            return !names.contains(name) && !FileManager.default.fileExists(atPath: layout.scenarioPath(name))
+        return zip(snapshots, layout.names(ofSnapshots: snapshots)).compactMap { file, name in
+            guard let name, !names.contains(name), !FileManager.default.fileExists(atPath: layout.scenarioPath(name)) else { return nil }
+            return file
         }.sorted()
     }
 
