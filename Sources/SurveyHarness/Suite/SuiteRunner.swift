@@ -48,8 +48,8 @@ public struct SuiteRunner: Sendable {
         let cleanup = BackgroundValue { [self] in
             mode == .never ? [] : snapshotFolders(roots).flatMap(AtomicFile.removeAbandoned(under:))
         }
-        let reports = ParallelMap.run(count: work.count, jobs: jobs, progress: progress, makeWorker: { [registry] in SurveyCache(registry: registry) }) {
-            cache, index in runOne(name: work[index].name, path: work[index].path, cache: &cache)
+        let reports = ParallelMap.run(count: work.count, jobs: jobs, progress: progress, makeWorker: { [registry] in SurveyCache(registry: registry) }) { cache, index in
+            runOne(name: work[index].name, path: work[index].path, cache: &cache)
         }.results
         return SuiteResult(
             reports: reports, obsolete: obsoleteScan.value, removedTemporaries: cleanup.value, problems: problems, mode: mode,
@@ -255,8 +255,7 @@ private final class ParallelState<T: Sendable>: @unchecked Sendable {
     private var next = 0
     private var finished = 0
     private var chunks: [(start: Int, results: [T])] = []
-    /// Times a thread asked for a chunk, the last, empty-handed, ask of each thread included.
-    private(set) var claims = 0
+    private var asked = 0
 
     init(count: Int, threads: Int) {
         self.count = count
@@ -266,7 +265,7 @@ private final class ParallelState<T: Sendable>: @unchecked Sendable {
     /// The next indices to run: a share of those left, so that the last chunks are single pieces.
     func claim() -> Range<Int>? {
         lock.withLock {
-            claims += 1
+            asked += 1
             guard next < count else { return nil }
             let size = max(1, (count - next) / (2 * threads))
             defer { next += size }
@@ -285,6 +284,9 @@ private final class ParallelState<T: Sendable>: @unchecked Sendable {
     func hand(_ done: [(start: Int, results: [T])]) {
         lock.withLock { chunks += done }
     }
+
+    /// Times a thread asked for a chunk, the last, empty-handed, ask of each thread included.
+    var claims: Int { lock.withLock { asked } }
 
     var results: [T] {
         lock.withLock { chunks.sorted { $0.start < $1.start }.flatMap(\.results) }
