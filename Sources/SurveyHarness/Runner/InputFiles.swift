@@ -32,7 +32,13 @@ public enum InputFiles {
 
     /// The path made absolute against the current folder and normalized.
     public static func absolute(_ path: String) -> String {
-        normalize(path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
+        absolute(path, from: FileManager.default.currentDirectoryPath)
+    }
+
+    /// The path made absolute against `folder` (an absolute path: the current folder, read once for many
+    /// paths) and normalized.
+    static func absolute(_ path: String, from folder: String) -> String {
+        normalize(path.hasPrefix("/") ? path : folder + "/" + path)
     }
 
     /// The folder part of a path (`.` for a bare file name).
@@ -48,6 +54,7 @@ public enum InputFiles {
     }
 
     public static func normalize(_ path: String) -> String {
+        if isNormalized(path) { return path }
         let absolute = path.hasPrefix("/")
         var parts: [Substring] = []
         for part in path.split(separator: "/") {
@@ -60,5 +67,38 @@ public enum InputFiles {
         }
         let joined = parts.joined(separator: "/")
         return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
+    }
+
+    /// Whether `normalize` gives the path back unchanged, judged from its bytes in one pass: no empty part
+    /// (`//`, a trailing `/`), no `.` part, and `..` parts only at the start of a relative path. Most paths
+    /// the harness builds (a folder already normalized, a `/`, a file name) are, and are then not split
+    /// and joined again. Any path it doubts takes the full route, so the result never depends on it.
+    private static func isNormalized(_ path: String) -> Bool {
+        if path == "." || path == "/" { return true }
+        let slash = UInt8(ascii: "/")
+        let dot = UInt8(ascii: ".")
+        var bytes = path.utf8.makeIterator()
+        guard let first = bytes.next() else { return false }
+        let absolute = first == slash
+        var leadingUps = !absolute
+        var length = absolute ? 0 : 1
+        var dots = first == dot ? 1 : 0
+        func partFits() -> Bool {
+            guard length > 0, !(length == 1 && dots == 1) else { return false }
+            if length == 2 && dots == 2 { return leadingUps }
+            leadingUps = false
+            return true
+        }
+        while let byte = bytes.next() {
+            if byte == slash {
+                guard partFits() else { return false }
+                length = 0
+                dots = 0
+            } else {
+                length += 1
+                if byte == dot { dots += 1 }
+            }
+        }
+        return partFits()
     }
 }

@@ -17,8 +17,16 @@ public struct SnapshotLayout: Sendable {
 
     /// The scenario's path under the scenarios root without its extension (`checkin/happy-path`), or nil
     /// when it is not under the root.
-    public func name(ofScenario path: String) -> String? {
-        guard let relative = relativePath(path, under: scenariosRoot), relative.hasSuffix(".scenario") else { return nil }
+    public func name(ofScenario path: String) -> String? { names(ofScenarios: [path])[0] }
+
+    /// `name(ofScenario:)` of each path, the current folder read and the root made absolute once for all.
+    public func names(ofScenarios paths: [String]) -> [String?] {
+        let (files, root) = Self.absolute(paths, root: scenariosRoot)
+        return files.map { scenarioName($0, root: root) }
+    }
+
+    private func scenarioName(_ path: String, root: String) -> String? {
+        guard let relative = Self.relativePath(path, under: root), relative.hasSuffix(".scenario") else { return nil }
         return String(relative.dropLast(".scenario".count))
     }
 
@@ -27,8 +35,16 @@ public struct SnapshotLayout: Sendable {
     public func scenarioPath(_ name: String) -> String { scenariosRoot + "/" + name + ".scenario" }
 
     /// The name a golden or pending file belongs to.
-    public func name(ofSnapshot path: String) -> String? {
-        guard let relative = relativePath(path, under: snapshotsRoot) else { return nil }
+    public func name(ofSnapshot path: String) -> String? { names(ofSnapshots: [path])[0] }
+
+    /// `name(ofSnapshot:)` of each path, the current folder read and the root made absolute once for all.
+    public func names(ofSnapshots paths: [String]) -> [String?] {
+        let (files, root) = Self.absolute(paths, root: snapshotsRoot)
+        return files.map { snapshotName($0, root: root) }
+    }
+
+    private func snapshotName(_ path: String, root: String) -> String? {
+        guard let relative = Self.relativePath(path, under: root) else { return nil }
         for suffix in [Self.pendingSuffix, "." + Self.goldenExtension] where relative.hasSuffix(suffix) {
             return String(relative.dropLast(suffix.count))
         }
@@ -37,17 +53,22 @@ public struct SnapshotLayout: Sendable {
 
     /// The folder under the snapshots root that mirrors a folder under the scenarios root.
     public func snapshotFolder(mirroring folder: String) -> String? {
-        guard let relative = relativePath(folder, under: scenariosRoot) else {
-            return InputFiles.absolute(folder) == InputFiles.absolute(scenariosRoot) ? snapshotsRoot : nil
-        }
+        let full = InputFiles.absolute(folder)
+        let root = InputFiles.absolute(scenariosRoot)
+        guard let relative = Self.relativePath(full, under: root) else { return full == root ? snapshotsRoot : nil }
         return snapshotsRoot + "/" + relative
     }
 
-    private func relativePath(_ path: String, under root: String) -> String? {
-        let full = InputFiles.absolute(path)
-        let base = InputFiles.absolute(root)
-        guard full.hasPrefix(base + "/") else { return nil }
-        return String(full.dropFirst(base.count + 1))
+    /// The paths and the root made absolute against the current folder, read once.
+    private static func absolute(_ paths: [String], root: String) -> (paths: [String], root: String) {
+        let folder = FileManager.default.currentDirectoryPath
+        return (paths.map { InputFiles.absolute($0, from: folder) }, InputFiles.absolute(root, from: folder))
+    }
+
+    /// The part of an absolute path under an absolute root, or nil when it is not under it.
+    private static func relativePath(_ path: String, under root: String) -> String? {
+        guard path.hasPrefix(root + "/") else { return nil }
+        return String(path.dropFirst(root.count + 1))
     }
 }
 

@@ -27,8 +27,8 @@ public struct SuiteRunner: Sendable {
         files.sort()
         var scenarios: [(name: String, path: String)] = []
         var filteredOut: [String] = []
-        for file in files {
-            guard let name = layout.name(ofScenario: file) else {
+        for (file, name) in zip(files, layout.names(ofScenarios: files)) {
+            guard let name else {
                 problems.append(
                     Diagnostic(file: file, position: nil, message: "is not under the scenarios folder \(layout.scenariosRoot)/; expected scenarios there (or pass --scenarios DIR)"))
                 continue
@@ -39,7 +39,6 @@ public struct SuiteRunner: Sendable {
             }
             scenarios.append((name, file))
         }
-        let cache = SurveyCache(registry: registry)
         let work = scenarios
         // Goldens without a scenario are looked for while the scenarios run, and the temporary files of
         // writes an earlier run was killed in the middle of are cleared (unless the mode writes nothing).
@@ -49,15 +48,15 @@ public struct SuiteRunner: Sendable {
         let cleanup = BackgroundValue { [self] in
             mode == .never ? [] : snapshotFolders(roots).flatMap(AtomicFile.removeAbandoned(under:))
         }
-        let reports = ParallelMap.run(count: work.count, jobs: jobs, progress: progress) { index in
-            runOne(name: work[index].name, path: work[index].path, cache: cache)
-        }
+        let reports = ParallelMap.run(count: work.count, jobs: jobs, progress: progress, makeWorker: { [registry] in SurveyCache(registry: registry) }) { cache, index in
+            runOne(name: work[index].name, path: work[index].path, cache: &cache)
+        }.results
         return SuiteResult(
             reports: reports, obsolete: obsoleteScan.value, removedTemporaries: cleanup.value, problems: problems, mode: mode,
             filteredOut: filteredOut)
     }
 
-    private func runOne(name: String, path: String, cache: SurveyCache) -> ScenarioReport {
+    private func runOne(name: String, path: String, cache: inout SurveyCache) -> ScenarioReport {
         var report = ScenarioReport(name: name, scenarioPath: path, goldenPath: layout.goldenPath(name))
         let scenario: Scenario
         let survey: any Survey
@@ -120,9 +119,9 @@ public struct SuiteRunner: Sendable {
     /// Goldens and pending files, under the snapshot folders mirroring `roots`, whose scenario is gone.
     private func obsoleteSnapshots(roots: [String], names: Set<String>) -> [String] {
         let (snapshots, _) = ScenarioDiscovery.find(snapshotFolders(roots), extensions: [SnapshotLayout.goldenExtension, "new"])
-        return snapshots.filter { file in
-            guard let name = layout.name(ofSnapshot: file) else { return false }
-            return !names.contains(name) && !FileManager.default.fileExists(atPath: layout.scenarioPath(name))
+        return zip(snapshots, layout.names(ofSnapshots: snapshots)).compactMap { file, name in
+            guard let name, !names.contains(name), !FileManager.default.fileExists(atPath: layout.scenarioPath(name)) else { return nil }
+            return file
         }.sorted()
     }
 
@@ -204,57 +203,94 @@ final class BackgroundValue<T: Sendable>: @unchecked Sendable {
 }
 
 /// Runs `count` pieces of work on up to `jobs` threads and returns the results in index order.
+///
+/// Each thread claims consecutive indices in chunks of a share of what is left, smaller as the work runs
+/// out (guided scheduling): neighbouring scenarios, which mostly replay one survey, run on one thread; the
+/// shared bookkeeping is taken once a chunk, a few dozen times a run rather than once a piece of work
+/// (twice a piece when `progress` is given, to count what is done); and the threads finish within one
+/// piece of each other. `makeWorker` gives each thread its own state (a suite run's surveys), made, used
+/// and freed on that thread.
 enum ParallelMap {
-    static func run<T: Sendable>(
-        count: Int, jobs: Int, progress: (@Sendable (Int, Int) -> Void)?, _ body: @escaping @Sendable (Int) -> T
-    ) -> [T] {
-        let state = ParallelState<T>(count: count)
+    static func run<Worker, T: Sendable>(
+        count: Int, jobs: Int, progress: (@Sendable (Int, Int) -> Void)?, makeWorker: @escaping @Sendable () -> Worker,
+        _ body: @escaping @Sendable (inout Worker, Int) -> T
+    ) -> (results: [T], claims: Int) {
+        let state = ParallelState<T>(count: count, threads: min(jobs, max(count, 1)))
         let group = DispatchGroup()
-        for _ in 0..<min(jobs, max(count, 1)) {
+        for _ in 0..<state.threads {
             group.enter()
             Thread {
-                while let index = state.take() {
-                    let done = state.store(body(index), at: index)
-                    progress?(done, count)
-                }
+                state.hand(work(state, progress: progress, makeWorker: makeWorker, body))
                 group.leave()
             }.start()
         }
         group.wait()
-        return state.results
+        return (state.results, state.claims)
+    }
+
+    /// One thread's share: its chunks' results by first index. Its worker is freed when this returns.
+    private static func work<Worker, T: Sendable>(
+        _ state: ParallelState<T>, progress: (@Sendable (Int, Int) -> Void)?, makeWorker: () -> Worker, _ body: (inout Worker, Int) -> T
+    ) -> [(start: Int, results: [T])] {
+        var worker = makeWorker()
+        var done: [(start: Int, results: [T])] = []
+        while let chunk = state.claim() {
+            var results: [T] = []
+            results.reserveCapacity(chunk.count)
+            for index in chunk {
+                results.append(body(&worker, index))
+                if let progress { progress(state.finishOne(), state.count) }
+            }
+            done.append((chunk.lowerBound, results))
+        }
+        return done
     }
 }
 
-/// The shared bookkeeping of `ParallelMap`: the next index to take and the results so far.
+/// The shared bookkeeping of `ParallelMap`: the next index to hand out and the chunks done.
 private final class ParallelState<T: Sendable>: @unchecked Sendable {
+    let count: Int
+    let threads: Int
     private let lock = NSLock()
-    private let count: Int
     private var next = 0
-    private var done = 0
-    private var slots: [T?]
+    private var finished = 0
+    private var chunks: [(start: Int, results: [T])] = []
+    private var asked = 0
 
-    init(count: Int) {
+    init(count: Int, threads: Int) {
         self.count = count
-        self.slots = Array(repeating: nil, count: count)
+        self.threads = threads
     }
 
-    func take() -> Int? {
+    /// The next indices to run: a share of those left, so that the last chunks are single pieces.
+    func claim() -> Range<Int>? {
         lock.withLock {
+            asked += 1
             guard next < count else { return nil }
-            defer { next += 1 }
-            return next
+            let size = max(1, (count - next) / (2 * threads))
+            defer { next += size }
+            return next..<next + size
         }
     }
 
-    func store(_ result: T, at index: Int) -> Int {
+    /// Counts one piece of work done and returns how many are.
+    func finishOne() -> Int {
         lock.withLock {
-            slots[index] = result
-            done += 1
-            return done
+            finished += 1
+            return finished
         }
     }
 
-    var results: [T] { lock.withLock { slots.map { $0! } } }
+    func hand(_ done: [(start: Int, results: [T])]) {
+        lock.withLock { chunks += done }
+    }
+
+    /// Times a thread asked for a chunk, the last, empty-handed, ask of each thread included.
+    var claims: Int { lock.withLock { asked } }
+
+    var results: [T] {
+        lock.withLock { chunks.sorted { $0.start < $1.start }.flatMap(\.results) }
+    }
 }
 
 extension SuiteRunner {
