@@ -239,7 +239,11 @@ public struct FHIRSurvey: Survey {
         if let problem = stu3Problem(under: engine) { return problem }
         switch reading(for: engine) {
         case .success(let reading):
-            return FHIRSession(survey: reading, settings: settings, coverage: nil).openingFailure
+            guard let failure = FHIRSession(survey: reading, settings: settings, coverage: nil).openingFailure else { return nil }
+            let missing = launchContexts.map(\.name).filter { settings.launchContext[$0] == nil }
+            guard let name = missing.first else { return failure }
+            let names = missing.map { "'\($0)'" }.joined(separator: ", ")
+            return failure + "\n(the Questionnaire declares the launch context\(missing.count == 1 ? "" : "s") \(names), which the host does not give here: a scenario gives one with 'context \(name) FILE', the commands that walk a survey with --context \(name)=FILE)"
         case .failure(let refusals):
             let others = FHIREngine.allCases.filter { $0 != engine && (try? reading(for: $0).get()) != nil }.map { "option engine \($0.rawValue)" }
             let alternative = others.isEmpty ? "" : " (it renders under \(others.joined(separator: ", ")))"
