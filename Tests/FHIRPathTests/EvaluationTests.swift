@@ -20,6 +20,26 @@ import Testing
         #expect(try evaluate("iif({}, 1)") == [])
     }
 
+    @Test(
+        "an environment's iifObserver learns each iif decided, by where its name is: an empty criterion takes the otherwise-result, one non-Boolean item the true-result, an untaken branch's iif is not evaluated, a failing criterion reports nothing"
+    )
+    func iifObserver() throws {
+        func decided(_ text: String, on resource: FHIRTree? = nil) throws -> [String] {
+            let expression = try FHIRPathExpression(text)
+            let seen = Decided()
+            var environment = FHIRPathEnvironment(resource: resource)
+            environment.iifObserver = { offset, criterion in seen.add("\(offset):\(criterion)") }
+            _ = try? expression.evaluate(environment)
+            #expect(expression.syntax.iifCalls.count == text.components(separatedBy: "iif(").count - 1)
+            return seen.all
+        }
+        #expect(try decided("iif({}, 1, iif('x', 2, 3))") == ["0:false", "11:true"])
+        #expect(try decided("iif(true, 1, iif(true, 2))") == ["0:true"])
+        #expect(try decided("(1 | 2 | 3).select(iif($this > 1, 'big', 'small'))") == ["19:false", "19:true", "19:true"])
+        #expect(try decided("iif(name.given, 1, 2)", on: tree(Fixtures.patient)) == [])
+        #expect(try FHIRPathSyntax.parse("iif(a, iif(b, 1), 2).iif(c, 3)").iifCalls.compactMap(\.nameRange?.lowerBound) == [0, 7, 21])
+    }
+
     @Test("where, select and exists see each item as $this and its position as $index")
     func iteration() throws {
         let patient = try tree(Fixtures.patient)
@@ -112,4 +132,11 @@ import Testing
         #expect(try evaluate("defineVariable('n', name.count()).select(%n * 2)", on: patient) == ["4 (integer)"])
         #expect(failure("defineVariable('resource')", on: patient)?.kind == .execution)
     }
+}
+
+/// What an observer was told, in order (observers are called from the evaluating thread).
+private final class Decided: @unchecked Sendable {
+    private(set) var all: [String] = []
+
+    func add(_ entry: String) { all.append(entry) }
 }

@@ -1,4 +1,6 @@
+import Foundation
 import SurveyCore
+import SurveyReplayTestSupport
 import Testing
 
 @testable import SurveyFormats
@@ -252,5 +254,75 @@ struct FHIRExpressionSessionTests {
         // Walks try the expression's literal and its neighbours on the item it reads.
         let candidates = survey.candidateValues(for: "age", settings: SessionSettings(today: testToday))
         #expect([17, 18, 19].allSatisfy { candidates.contains(.number($0)) })
+    }
+
+    /// The team's consent form (Scenarios/fhir-sdc/consent.json): an iif in a Questionnaire variable, one in a
+    /// calculatedExpression and two, one inside the other, in an enableWhenExpression.
+    static func consentForm(renaming: (String) -> String = { $0 }) throws -> FHIRSurvey {
+        let path = Corpus.packageRoot + "/Scenarios/fhir-sdc/consent.json"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        return try #require(try FormatRegistry.standard.load(SourceFile(path: path, text: renaming(text))) as? FHIRSurvey)
+    }
+
+    @Test("coverage: each iif of the expressions is a decision located at its `iif` inside the JSON string, escapes counted, with its criterion as the leaf")
+    func iifPlan() throws {
+        let plan = try Self.consentForm().coveragePlan()
+        let iifs = plan.decisions.filter { $0.kind == "iif" }
+        #expect(
+            iifs.map { "\($0.question) \($0.location)" } == [
+                "(questionnaire) 9:23 (/extension/0)", "band 19:26 (/item/2/extension/0)", "guardian 25:26 (/item/3/extension/0)",
+                // After two \u0027 escapes: the column counts the file's characters, not the expression's.
+                "guardian 25:92 (/item/3/extension/0)",
+            ])
+        #expect(iifs.allSatisfy { $0.impossible.isEmpty && $0.leafIndices.count == 1 })
+        #expect(
+            plan.leaves[iifs[2].leafIndices[0]].description
+                == "enableWhenExpression of 'guardian': iif(%resource.item.where(linkId='age').answer.exists(), …)")
+        #expect(plan.leaves[iifs[0].leafIndices[0]].description.hasPrefix("variable 'adultAge' of the Questionnaire: iif("))
+    }
+
+    @Test("coverage: an iif is taken true when the engine takes its true-result and false for its otherwise-result, an empty criterion false; one branch, then the other")
+    func iifBranches() throws {
+        let survey = try Self.consentForm()
+        let plan = survey.coveragePlan()
+        let iifs = plan.decisions.indices.filter { plan.decisions[$0].kind == "iif" }
+        let recorder = CoverageRecorder(plan: plan)
+        let session = survey.makeSession(SessionSettings(today: testToday), coverage: recorder)
+        // Per iif (adultAge, band, guardian's outer, guardian's inner): its otherwise-result (F) and true-result
+        // (T) taken so far.
+        func taken() -> [String] { iifs.map { (recorder.counts.decisions[$0][0] > 0 ? "F" : "-") + (recorder.counts.decisions[$0][1] > 0 ? "T" : "-") } }
+        // band's iif is evaluated once as the form opens and once after each change of what it reads.
+        var band: [Int] { recorder.counts.decisions[iifs[1]] }
+        // As the form opens there is no age: band's criterion `{} >= 18` is empty, so band gets the otherwise-
+        // result, 'minor'; guardian's outer iif is false and the inner one, in its true-result, is not evaluated.
+        #expect(taken() == ["F-", "F-", "F-", "--"] && band == [1, 0])
+        session.play(.answer("age", 30))
+        #expect(taken() == ["F-", "FT", "FT", "F-"] && band == [1, 1])
+        session.play(.answer("age", 10))
+        #expect(taken() == ["F-", "FT", "FT", "FT"] && band == [2, 1])
+        session.play(.answer("country", "US"))
+        #expect(taken() == ["FT", "FT", "FT", "FT"] && band == [3, 1])
+        let report = CoverageReport(recorder)
+        let iifBranches = report.branches.filter { $0.id.hasPrefix("decision:") && plan.decisions[Int($0.id.split(separator: ":")[1])!].kind == "iif" }
+        #expect(iifBranches.count == 8 && iifBranches.allSatisfy(\.status.isTaken))
+        #expect(report.totals == (possible: 31, taken: 28, impossible: 1))
+        #expect((report.percent * 10).rounded() / 10 == 90.3)
+    }
+
+    @Test("coverage: both engines' readings lay out the same iif decisions, though android-fhir's FHIRPath cannot read a name with _ (then its iifs are impossible there)")
+    func iifPlanAcrossReadings() throws {
+        let survey = try Self.consentForm { $0.replacingOccurrences(of: "adultAge", with: "adult_age") }
+        let android = try survey.reading(for: .androidFHIR).get()
+        let (lhcPlan, androidPlan) = (survey.coveragePlan(), android.coveragePlan())
+        #expect(lhcPlan.decisions.map(\.kind) == androidPlan.decisions.map(\.kind))
+        #expect(lhcPlan.decisions.map(\.location) == androidPlan.decisions.map(\.location))
+        #expect(lhcPlan.decisions.allSatisfy { $0.impossible.isEmpty })
+        let band = try #require(androidPlan.decisions.first { $0.kind == "iif" && $0.question == "band" })
+        #expect(band.impossible[true]?.contains("does not compile for android-fhir") == true)
+        // A session under android-fhir reports into the plan the survey gives (here: it throws as the form opens).
+        let recorder = CoverageRecorder(plan: lhcPlan)
+        let session = survey.makeSession(SessionSettings(today: testToday, options: [FHIRSurvey.engineOption: "android-fhir"]), coverage: recorder)
+        #expect(session.perform(.answer(question: "age", value: 30)).outcome != .ok)
+        #expect(recorder.counts.decisions.allSatisfy { $0 == [0, 0] })
     }
 }

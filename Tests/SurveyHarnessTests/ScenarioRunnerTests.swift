@@ -133,7 +133,7 @@ import SurveyCore
         #expect(result.stale?.reason == "unknown option 'strict'; the surveynative format has no options")
     }
 
-    @Test("a context file is read relative to the scenario: one that cannot be read stops the scenario at its line, bad JSON at its place in the file")
+    @Test("a context file is read relative to the scenario: one that cannot be read stops the scenario at its line, bad JSON or JSON that is no object at its place in the file")
     func launchContextFiles() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("survey-replay-context-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -150,5 +150,9 @@ import SurveyCore
         #expect(missing.stale?.reason.contains("the context file \(folder)/nope.json") == true)
         let bad = ScenarioRunner().run(try scenario("context patient bad.json"), survey: try Fixtures.survey())
         #expect(bad.stale?.reason.hasPrefix("\(folder)/bad.json:1:18: error:") == true)
+        try "\n  \"Patient\"".write(toFile: folder + "/string.json", atomically: true, encoding: .utf8)
+        let string = ScenarioRunner().run(try scenario("context patient string.json"), survey: try Fixtures.survey())
+        #expect(string.stale?.line == 2)
+        #expect(string.stale?.reason == "\(folder)/string.json:2:3: error: expected a resource object such as {\"resourceType\": \"Patient\", …} for the launch context 'patient', found a string")
     }
 }

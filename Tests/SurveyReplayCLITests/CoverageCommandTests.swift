@@ -1,6 +1,7 @@
 import Foundation
 import SurveyCore
 import SurveyHarness
+import SurveyReplayTestSupport
 import Testing
 
 @Suite struct CoverageCommandTests {
@@ -66,6 +67,45 @@ import Testing
         #expect(result.status == 2)
         #expect(result.error.contains("a.json:"))
         #expect(result.error.contains("has changed since these counts were recorded"))
+    }
+
+    /// The team's consent form: an iif in a Questionnaire variable (9:23), in band's calculatedExpression
+    /// (19:26), and two in guardian's enableWhenExpression (25:26, and 25:92 inside the first's true-result).
+    static let consentForm = Corpus.packageRoot + "/Scenarios/fhir-sdc/consent.json"
+
+    @Test("the iif branches of SDC expressions are in every output like the other decisions, at the iif in the file")
+    func iifBranchesInEveryOutput() throws {
+        let folder = try TemporaryFolder()
+        try folder.write("Scenarios/s/adult.scenario", "survey \(Self.consentForm)\nanswer age 30\n")
+        let files = ["--json", "c.json", "--lcov", "c.info", "--cobertura", "c.xml", "--dot", "c.dot"]
+        let result = runCLI(["coverage", folder.path + "/Scenarios"] + files.enumerated().map { $0.offset % 2 == 0 ? $0.element : folder.path + "/" + $0.element })
+        #expect(result.status == 0, "\(result.error)")
+        // An adult and no country: adultAge's criterion is empty (false, 18); band is 'minor' as the form opens and
+        // 'adult' at 30, so both of its branches; guardian's outer iif both, its inner one only false.
+        #expect(result.out.contains("band      shown           6/6\n"))
+        #expect(result.out.contains("branches: 19/31 taken (61.3%); 1 impossible, not counted"))
+        #expect(result.out.contains("consent.json:9:23: iif of '(questionnaire)' is true (reached, not taken)"))
+        #expect(result.out.contains("consent.json:25:92: enableWhenExpression of 'guardian': iif(%resource.item.where(linkId='age').answer.value < %adultAge, …) is true (reached, not taken)"))
+        let lcov = try String(contentsOfFile: folder.path + "/c.info", encoding: .utf8)
+        for line in ["BRDA:19,2,0,1", "BRDA:19,2,1,1", "BRDA:25,4,0,0", "BRDA:25,4,1,1"] { #expect(lcov.contains(line + "\n"), "\(line)") }
+        let json = try String(contentsOfFile: folder.path + "/c.json", encoding: .utf8)
+        #expect(json.contains(#""description": "iif of 'band' is false""#))
+        let cobertura = try String(contentsOfFile: folder.path + "/c.xml", encoding: .utf8)
+        #expect(cobertura.contains(#"<line number="25" hits="6" branch="true" condition-coverage="75% (6/8)"/>"#))
+        let dot = try String(contentsOfFile: folder.path + "/c.dot", encoding: .utf8)
+        #expect(dot.contains(#"label="iif: calculatedExpression of 'band': iif(%resource.item.where(linkId='age').answer.value >= %adultAge, …)""#))
+        #expect(dot.contains(#""0:(questionnaire)" [label="(questionnaire)""#))
+        // The report's survey page draws them under their item.
+        let site = folder.path + "/site"
+        #expect(runCLI(["report", folder.path + "/Scenarios", "-o", site, "--scenarios", folder.path + "/Scenarios", "--snapshots", folder.path + "/Snapshots"]).status == 0)
+        let pages = try FileManager.default.contentsOfDirectory(atPath: site + "/surveys")
+        let page = try String(contentsOfFile: site + "/surveys/" + (pages.first ?? ""), encoding: .utf8)
+        #expect(page.contains("iif: variable &apos;adultAge&apos; of the Questionnaire"))
+        // Walks, and generate, take every iif branch: the age's candidates include the literals of the variable
+        // its readers compare it with (adultAge's 21 and 18).
+        #expect(runCLI(["coverage", Self.consentForm, "--walks", "20"]).out.contains("branches: 31/31 taken (100.0%)"))
+        let generated = runCLI(["generate", Self.consentForm, "-o", folder.path + "/generated"])
+        #expect(generated.status == 0 && generated.out.contains("take 31/31 branches (100.0%)"))
     }
 
     @Test func aMalformedCoverageFileIsLocated() throws {

@@ -377,7 +377,7 @@ struct FHIRPathCompiler {
         }
         try checkFunction(function, input: input, arguments: argumentTypes, syntax: syntax, argumentSyntax: arguments)
         let result = resultType(function, input: input, arguments: argumentTypes)
-        let evaluator = FunctionEvaluator(function, target: targetEvaluator, arguments: compiled, descending: descending, range: range)
+        let evaluator = FunctionEvaluator(function, target: targetEvaluator, arguments: compiled, descending: descending, range: range, nameRange: nameRange)
         guard let targetEvaluator, Self.isPure(function) else { return (evaluator, result) }
         return fold(evaluator, [targetEvaluator] + compiled, result)
     }

@@ -2,8 +2,9 @@ import SurveyCore
 
 /// What an evaluation runs against: the `%` variables (`%resource`, `%context`, `%rootResource`, SDC's
 /// `%questionnaire`, launch contexts, item variables…), the clock `now()` and `today()` read, the value
-/// sets `memberOf()` checks, the resources `resolve()` may find besides those inside the tree, and a
-/// sink for `trace()`. A value: build one per form session and change its variables as answers change.
+/// sets `memberOf()` checks, the resources `resolve()` may find besides those inside the tree, a sink for
+/// `trace()`, and an observer of the `iif()` branches taken. A value: build one per form session and change
+/// its variables as answers change.
 public struct FHIRPathEnvironment: Sendable {
     /// The parts, held in one box so that an evaluation copies the environment with one reference count;
     /// changed on a copy of the box when shared (a value, like any struct).
@@ -15,10 +16,11 @@ public struct FHIRPathEnvironment: Sendable {
         var terminology: FHIRPathTerminology
         var resources: [FHIRTree]
         var trace: (@Sendable (String, [FHIRPathItem]) -> Void)?
+        var iifObserver: IIFObserver?
 
         init(
             variables: [String: [FHIRPathItem]], clock: FHIRPathClock, terminology: FHIRPathTerminology, resources: [FHIRTree],
-            trace: (@Sendable (String, [FHIRPathItem]) -> Void)?
+            trace: (@Sendable (String, [FHIRPathItem]) -> Void)?, iifObserver: IIFObserver?
         ) {
             self.variables = variables
             self.list = variables.map { ($0.key, $0.value) }
@@ -26,10 +28,11 @@ public struct FHIRPathEnvironment: Sendable {
             self.terminology = terminology
             self.resources = resources
             self.trace = trace
+            self.iifObserver = iifObserver
         }
 
         func copy() -> Storage {
-            Storage(variables: variables, clock: clock, terminology: terminology, resources: resources, trace: trace)
+            Storage(variables: variables, clock: clock, terminology: terminology, resources: resources, trace: trace, iifObserver: iifObserver)
         }
     }
 
@@ -84,6 +87,22 @@ public struct FHIRPathEnvironment: Sendable {
         }
     }
 
+    /// What learns of each `iif()` an evaluation decides: the byte offset of the `iif` name in the expression
+    /// (the `nameRange` of its entry in `FHIRPathSyntax.iifCalls`) and whether the criterion held. Called once the criterion is
+    /// known and before the branch is evaluated; an empty criterion did not hold (spec "iif": "false or an
+    /// empty collection"), a single item that is not a Boolean did (spec "Singleton Evaluation of
+    /// Collections"), and a criterion that fails reports nothing. For coverage; evaluation reads the
+    /// observer only at an `iif`, so leaving it nil (the default) costs nothing.
+    public typealias IIFObserver = @Sendable (_ offset: Int, _ criterion: Bool) -> Void
+
+    public var iifObserver: IIFObserver? {
+        get { storage.iifObserver }
+        set {
+            unique()
+            storage.iifObserver = newValue
+        }
+    }
+
     /// An environment with `%resource`, `%rootResource` and `%context` bound to `resource` (when given).
     public init(
         resource: FHIRTree? = nil, variables: [String: [FHIRPathItem]] = [:], clock: FHIRPathClock = .init(),
@@ -94,7 +113,7 @@ public struct FHIRPathEnvironment: Sendable {
             let root: [FHIRPathItem] = [.node(resource.root)]
             for name in ["resource", "rootResource", "context"] where all[name] == nil { all[name] = root }
         }
-        storage = Storage(variables: all, clock: clock, terminology: terminology, resources: resources, trace: nil)
+        storage = Storage(variables: all, clock: clock, terminology: terminology, resources: resources, trace: nil, iifObserver: nil)
     }
 
     /// The value a JSON value gives a variable: an object (a resource, a Coding…) as the root of its own

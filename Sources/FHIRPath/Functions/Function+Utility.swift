@@ -9,6 +9,8 @@ extension FunctionEvaluator {
             // The criterion and branches see the input as $this (spec "iif"): one item at most.
             guard input.count <= 1 else { throw failure("iif() works on at most one item; found \(input.count)") }
             let criterion = try argument(0, input, &state).truthValue("the criterion of iif()", at: arguments[0].range)
+            // An empty criterion takes the otherwise branch (spec "iif": "false or an empty collection").
+            if let observer = state.environment.iifObserver { observer(nameRange.lowerBound, criterion == true) }
             if criterion == true { return try argument(1, input, &state) }
             return arguments.count > 2 ? try argument(2, input, &state) : []
         case .not:

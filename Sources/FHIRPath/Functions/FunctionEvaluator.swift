@@ -6,12 +6,17 @@ final class FunctionEvaluator: Evaluator, @unchecked Sendable {
     let arguments: [Evaluator]
     /// For `sort`: which keys sort descending (written `-key`).
     let descending: [Bool]
+    /// Where the function's name is: what an `iif` reports to the environment's `iifObserver`.
+    let nameRange: Range<Int>
 
-    init(_ function: FHIRPathFunction, target: Evaluator?, arguments: [Evaluator], descending: [Bool] = [], range: Range<Int>) {
+    init(
+        _ function: FHIRPathFunction, target: Evaluator?, arguments: [Evaluator], descending: [Bool] = [], range: Range<Int>, nameRange: Range<Int>
+    ) {
         self.function = function
         self.target = target
         self.arguments = arguments
         self.descending = descending
+        self.nameRange = nameRange
         super.init(range: range)
     }
 

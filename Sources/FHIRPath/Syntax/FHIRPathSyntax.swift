@@ -97,4 +97,40 @@ public final class FHIRPathSyntax: Sendable {
         if case .parenthesized(let inner) = kind { return inner.unwrapped }
         return self
     }
+
+    /// The syntax of an expression, without the static checks of `FHIRPathExpression` (for what is written
+    /// in it whatever an engine's functions and variables are).
+    public static func parse(_ text: String, constantNames: FHIRPathOptions.ConstantNames = .grammar) throws(FHIRPathError) -> FHIRPathSyntax {
+        try FHIRPathParser.parse(text, constantNames: constantNames)
+    }
+
+    /// Calls `body` with this node and every node under it, each before those under it: a target before the
+    /// member or arguments after it, operands left to right.
+    public func forEachNode(_ body: (FHIRPathSyntax) -> Void) {
+        body(self)
+        switch kind {
+        case .literal, .identifier, .constant, .this, .index, .total: break
+        case .member(let target, _): target.forEachNode(body)
+        case .function(let target, _, let arguments):
+            target?.forEachNode(body)
+            for argument in arguments { argument.forEachNode(body) }
+        case .indexer(let target, let index):
+            target.forEachNode(body)
+            index.forEachNode(body)
+        case .polarity(_, let operand), .typeTest(_, let operand, _), .parenthesized(let operand): operand.forEachNode(body)
+        case .binary(_, let left, let right):
+            left.forEachNode(body)
+            right.forEachNode(body)
+        }
+    }
+
+    /// The `iif()` calls, in the order their names are written: the branch points an environment's
+    /// `iifObserver` reports, by the start of their `nameRange`.
+    public var iifCalls: [FHIRPathSyntax] {
+        var calls: [(offset: Int, node: FHIRPathSyntax)] = []
+        forEachNode { node in
+            if case .function(_, "iif", _) = node.kind, let name = node.nameRange { calls.append((name.lowerBound, node)) }
+        }
+        return calls.sorted { $0.offset < $1.offset }.map(\.node)
+    }
 }

@@ -26,9 +26,9 @@ public struct CoveragePlan: Sendable {
 
     /// A decision point: true or false as a whole, made of leaves joined by `all`/`any`.
     public struct Decision: Sendable {
-        /// The question whose visibility (or step) it decides.
+        /// The question whose visibility (or step) it decides, or whose expression it is in (FHIR's `iif`).
         public var question: String
-        /// What kind of decision it is (`show_if`).
+        /// What kind of decision it is (`show_if`, `iif`).
         public var kind: String
         public var location: SourceLocation
         public var tree: Node

@@ -1,8 +1,11 @@
+import FHIRPath
 import SurveyCore
 
 /// The branches of a Questionnaire: each item's enablement decision (its enableWhen joined by its
-/// enableBehavior) with one leaf per condition, each answer option, each question shown and answered, and the
-/// response submitted completed or in-progress. Instances of one item report into the item's branches.
+/// enableBehavior) with one leaf per condition, its enableWhenExpression true and false, each answer option,
+/// each question shown and answered, the response submitted completed or in-progress, and each `iif()` in
+/// the SDC expressions the engines evaluate taking its true-result or its otherwise-result. Instances of one
+/// item report into the item's branches.
 struct FHIRCoverageLayout: Sendable {
     let plan: CoveragePlan
     let decisionOfItem: [Int?]
@@ -11,6 +14,10 @@ struct FHIRCoverageLayout: Sendable {
     /// The plan's question of each item that takes answers (groups and display items have none).
     let questionOfItem: [Int?]
     let firstChoice: [Int]
+    /// For each node of the expression program (`FHIRExpressionProgram.nodes`): the decision of each of its
+    /// `iif` calls, by the offset of the `iif` name in the expression (what `FHIRPathEnvironment.iifObserver`
+    /// reports).
+    let iifDecisionsOfNode: [[Int: Int]]
     static let submittedCompleted = 0
     static let submittedInProgress = 1
 }
@@ -88,6 +95,7 @@ extension FHIRSurvey {
                 CoveragePlan.QuestionPoint(
                     id: item.linkId, location: item.location, decisions: [decisionOfItem[index], expressionDecisionOfItem[index]].compactMap { $0 }, neverShown: neverShown[index]))
         }
+        let iifDecisionsOfNode = expressionProgram.nodes.map { addIIFDecisions($0, to: &plan) }
         let end = items.last?.location ?? SourceLocation(position: SourcePosition(line: 1, column: 1), pointer: .root)
         let requiredItems = items.filter(\.required)
         plan.terminals = [
@@ -96,7 +104,47 @@ extension FHIRSurvey {
                 question: "(submit)", description: "submitted in-progress", location: end,
                 impossible: requiredItems.isEmpty ? [true: "no item is required, so every response is completed"] : [:]),
         ]
-        return FHIRCoverageLayout(plan: plan, decisionOfItem: decisionOfItem, expressionDecisionOfItem: expressionDecisionOfItem, questionOfItem: questionOfItem, firstChoice: firstChoice)
+        return FHIRCoverageLayout(
+            plan: plan, decisionOfItem: decisionOfItem, expressionDecisionOfItem: expressionDecisionOfItem, questionOfItem: questionOfItem,
+            firstChoice: firstChoice, iifDecisionsOfNode: iifDecisionsOfNode)
+    }
+
+    /// A decision for each `iif()` of an expression, true when the engine takes its true-result and false when
+    /// it takes the otherwise-result, with the criterion as its one leaf, located at the `iif` inside the JSON
+    /// string (as a FHIRPath error there is). The calls are read from the text with fhirpath.js's grammar, or
+    /// HAPI's lexer when only that reads it, whichever engine this reading is for: both readings of a file lay
+    /// out the same branches, so a session under either engine reports into the plan the survey gives.
+    /// Returns each decision by the offset of its `iif`.
+    private func addIIFDecisions(_ node: FHIRExpressionProgram.Node, to plan: inout CoveragePlan) -> [Int: Int] {
+        let expression = node.expression
+        guard expression.language == .fhirPath, let text = expression.text, let source = expression.source else { return [:] }
+        let syntax = [FHIRPathOptions.ConstantNames.grammar, .hapi].lazy.compactMap { try? FHIRPathSyntax.parse(text, constantNames: $0) }.first
+        guard let calls = syntax?.iifCalls, !calls.isEmpty else { return [:] }
+        // A variable of the Questionnaire itself is about no item: its branches stand apart, as the submit's do.
+        let question = node.item.map { items[$0].linkId } ?? "(questionnaire)"
+        let owner = node.item == nil ? "the Questionnaire" : "'\(question)'"
+        let place = expression.kind == .variable ? "variable '\(expression.name ?? "")' of \(owner)" : "\(expression.kind.rawValue) of \(owner)"
+        var impossible: [Bool: String] = [:]
+        if case .failure(let error)? = expression.compiled {
+            let reason = "the \(place) does not compile for \(engine.name) (\(error.message)): it is never evaluated"
+            impossible = [true: reason, false: reason]
+        } else if expression.kind == .answerOptionsToggle, engine == .lhcForms {
+            let reason = "LHC-Forms does not evaluate answerOptionsToggleExpression"
+            impossible = [true: reason, false: reason]
+        }
+        let bytes = Array(text.utf8)
+        var decisions: [Int: Int] = [:]
+        for call in calls {
+            guard case .function(_, _, let arguments) = call.kind, let name = call.nameRange else { continue }
+            let criterion = arguments.first.map { String(decoding: bytes[$0.range], as: UTF8.self) } ?? ""
+            let location = SourceLocation(position: source.position(ofExpressionOffset: name.lowerBound), pointer: expression.location.pointer)
+            plan.leaves.append(
+                CoveragePlan.Point(question: question, description: "\(place): iif(\(criterion), …)", location: location, impossible: impossible))
+            decisions[name.lowerBound] = plan.decisions.count
+            plan.decisions.append(
+                CoveragePlan.Decision(question: question, kind: "iif", location: location, tree: .leaf(plan.leaves.count - 1), impossible: impossible))
+        }
+        return decisions
     }
 
     /// Which outcome of a condition no answer can give, and why: a value that is not among the source's
@@ -124,5 +172,23 @@ extension FHIRSurvey {
             return condition.op == .equals ? [true: reason] : [false: reason]
         }
         return [:]
+    }
+}
+
+/// Where a session's expression evaluations report the `iif` branches they take: its recorder, through an
+/// observer in the environment of each expression that has `iif` calls.
+struct FHIRIIFCoverage: Sendable {
+    let recorder: CoverageRecorder
+    let layout: FHIRCoverageLayout
+
+    /// The observer for evaluations of expression node `node`; nil when it has no `iif`.
+    func observer(forNode node: Int) -> FHIRPathEnvironment.IIFObserver? {
+        let decisions = layout.iifDecisionsOfNode[node]
+        guard !decisions.isEmpty else { return nil }
+        let recorder = recorder
+        return { offset, criterion in
+            guard let decision = decisions[offset] else { return }
+            recorder.decision(decision, outcome: criterion, leaves: [criterion ? .true : .false])
+        }
     }
 }

@@ -29,24 +29,9 @@ struct FHIRExpressionProgram: Sendable {
         /// as answers of the items it reads.
         var literals: [FHIRPathSyntax.Literal] {
             var found: [FHIRPathSyntax.Literal] = []
-            func visit(_ syntax: FHIRPathSyntax) {
-                switch syntax.kind {
-                case .literal(let literal): found.append(literal)
-                case .identifier, .constant, .this, .index, .total: break
-                case .member(let target, _): visit(target)
-                case .function(let target, _, let arguments):
-                    if let target { visit(target) }
-                    arguments.forEach(visit)
-                case .indexer(let target, let index):
-                    visit(target)
-                    visit(index)
-                case .polarity(_, let operand), .typeTest(_, let operand, _), .parenthesized(let operand): visit(operand)
-                case .binary(_, let left, let right):
-                    visit(left)
-                    visit(right)
-                }
+            expression.program?.syntax.forEachNode { node in
+                if case .literal(let literal) = node.kind { found.append(literal) }
             }
-            if let syntax = expression.program?.syntax { visit(syntax) }
             return found
         }
     }

@@ -77,6 +77,8 @@ struct FHIRExpressions: Sendable {
     /// What the engine throws on before any expression runs (android-fhir's launch context checks).
     private let openingProblem: String?
     private let today: CalendarDate
+    /// Where the `iif` branches evaluations take are reported, when the session records coverage.
+    private let iifCoverage: FHIRIIFCoverage?
 
     /// Nil for a Questionnaire without expressions to evaluate.
     init?(survey: FHIRSurvey, settings: SessionSettings) {
@@ -84,6 +86,7 @@ struct FHIRExpressions: Sendable {
         self.survey = survey
         engine = survey.engine
         today = settings.today
+        iifCoverage = survey.iifRecorder.map { FHIRIIFCoverage(recorder: $0, layout: survey.layout()) }
         clock = FHIRPathClock(scenario: ScenarioClock(today: settings.today))
         var items: [FHIRNode] = []
         func visit(_ node: FHIRNode) {
@@ -474,7 +477,8 @@ struct FHIRExpressions: Sendable {
             for (name, variable) in node.variables { variables[name] = value(of: variable, for: position, &evaluation) }
             if engine == .androidFHIR { for name in node.unresolved { variables[name] = [] } }
         }
-        let environment = FHIRPathEnvironment(variables: variables, clock: clock)
+        var environment = FHIRPathEnvironment(variables: variables, clock: clock)
+        if let observer = iifCoverage?.observer(forNode: index) { environment.iifObserver = observer }
         do throws(FHIRPathError) {
             return .success(try expression.evaluate(on: context, environment))
         } catch {

@@ -162,6 +162,10 @@ public struct FHIRSurvey: Survey {
     let expressionProgram: FHIRExpressionProgram
     /// The Questionnaire as FHIRPath navigates it (`%questionnaire`), when it has SDC expressions.
     let questionnaireTree: FHIRTree?
+    /// The recorder the `iif` branches of its expressions are reported to, on the copy a session recording
+    /// coverage runs on (`reportingIIFs(to:)`): the session makes its `FHIRExpressions` from the survey it is
+    /// given, which find the recorder there.
+    private(set) var iifRecorder: CoverageRecorder?
 
     /// The option that picks between the engines' readings of `!=` (§A1): "no answer equals" (R5,
     /// LHC-Forms; true on an unanswered source) or "any answer differs" (android-fhir; false on one).
@@ -233,7 +237,11 @@ public struct FHIRSurvey: Survey {
         if let problem = stu3Problem(under: engine) { return problem }
         switch reading(for: engine) {
         case .success(let reading):
-            return FHIRSession(survey: reading, settings: settings, coverage: nil).openingFailure
+            guard let failure = FHIRSession(survey: reading, settings: settings, coverage: nil).openingFailure else { return nil }
+            let missing = launchContexts.map(\.name).filter { settings.launchContext[$0] == nil }
+            guard let name = missing.first else { return failure }
+            let names = missing.map { "'\($0)'" }.joined(separator: ", ")
+            return failure + "\n(the Questionnaire declares the launch context\(missing.count == 1 ? "" : "s") \(names), which the host does not give here: a scenario gives one with 'context \(name) FILE', the commands that walk a survey with --context \(name)=FILE)"
         case .failure(let refusals):
             let others = FHIREngine.allCases.filter { $0 != engine && (try? reading(for: $0).get()) != nil }.map { "option engine \($0.rawValue)" }
             let alternative = others.isEmpty ? "" : " (it renders under \(others.joined(separator: ", ")))"
@@ -266,10 +274,19 @@ public struct FHIRSurvey: Survey {
         let engine = FHIREngine.of(settings)
         switch reading(for: engine) {
         case .success(let reading):
-            return FHIRSession(survey: reading, settings: settings, coverage: coverage, refusal: stu3Problem(under: engine))
+            return FHIRSession(survey: reading.reportingIIFs(to: coverage), settings: settings, coverage: coverage, refusal: stu3Problem(under: engine))
         case .failure:
             return FHIRSession(survey: self, settings: settings, coverage: coverage, refusal: problem(with: settings))
         }
+    }
+
+    /// This reading, its sessions reporting the `iif` branches their expressions take to `coverage` (itself
+    /// when there is nothing to report).
+    func reportingIIFs(to coverage: CoverageRecorder?) -> FHIRSurvey {
+        guard let coverage, !expressionProgram.isEmpty else { return self }
+        var reporting = self
+        reporting.iifRecorder = coverage
+        return reporting
     }
 
     func blockPlan() -> FHIRBlockPlan {

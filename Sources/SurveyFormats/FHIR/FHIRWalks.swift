@@ -54,10 +54,19 @@ extension FHIRSurvey {
         return lists
     }
 
-    /// The literals of the SDC expressions that read the item (`answer.value >= 25`, `code = 'x'`), as values
-    /// of the types conditions compare: numbers, strings, dates, times, quantities.
+    /// The literals of the SDC expressions that read the item (`answer.value >= 25`, `code = 'x'`) and of the
+    /// variables they read (`answer.value >= %adultAge` compares with what adultAge's `iif(…, 21, 18)` gives), as
+    /// values of the types conditions compare: numbers, strings, dates, times, quantities.
     private func expressionLiterals(reading index: Int) -> [FHIR.Value] {
-        expressionProgram.readersOfItem[index].flatMap { expressionProgram.nodes[$0].literals }.compactMap { literal -> FHIR.Value? in
+        var nodes: [Int] = []
+        var seen: Set<Int> = []
+        func add(_ node: Int) {
+            guard seen.insert(node).inserted else { return }
+            nodes.append(node)
+            for variable in expressionProgram.nodes[node].variables.values.sorted() { add(variable) }
+        }
+        expressionProgram.readersOfItem[index].forEach(add)
+        return nodes.flatMap { expressionProgram.nodes[$0].literals }.compactMap { literal -> FHIR.Value? in
             switch literal {
             case .integer(let number): FHIR.Value(.integer, .number(Double(number)))
             case .decimal(let number): Double(number.description).map { FHIR.Value(.decimal, .number($0)) }

@@ -28,7 +28,7 @@ public enum CoverageDOT {
         var lines: [String] = []
         for node in graph.questions {
             let (fill, stroke) = SkipLogicGraph.color(node.reach)
-            let status = node.isQuestion ? node.reach.label + (node.reason.map { ": \($0)" } ?? "") : "decided by the app"
+            let status = node.isQuestion ? node.reach.label + (node.reason.map { ": \($0)" } ?? "") : "decided by the app or the engine, not a question"
             let style = node.isQuestion ? "rounded,filled" : "rounded,filled,dashed"
             lines.append("\(question(node.id)) [label=\"\(escape(node.id))\", fillcolor=\"\(fill)\", color=\"\(stroke)\", style=\"\(style)\", tooltip=\"\(escape(status))\"];")
         }

@@ -94,7 +94,7 @@ struct SkipLogicSVG {
             let (fill, stroke) = SkipLogicGraph.color(question.reach)
             let dash = question.isQuestion ? "" : " stroke-dasharray=\"4 3\""
             let label = question.text.map { "\(question.id) — \($0)" } ?? question.id
-            let status = question.isQuestion ? question.reach.label + (question.reason.map { ": \($0)" } ?? "") : "decided by the app, not a question"
+            let status = question.isQuestion ? question.reach.label + (question.reason.map { ": \($0)" } ?? "") : "decided by the app or the engine, not a question"
             return "<g class=\"question reach-\(question.reach.rawValue)\">" + title("\(label) (\(status))")
                 + "<rect x=\"\(Self.left)\" y=\"\(top)\" width=\"\(Self.portX - Self.left)\" height=\"22\" rx=\"5\" fill=\"\(fill)\" stroke=\"\(stroke)\" stroke-width=\"1.5\"\(dash)/>"
                 + text(label, x: Self.left + 8, y: center, width: Self.portX - Self.left - 16, bold: true) + "</g>"

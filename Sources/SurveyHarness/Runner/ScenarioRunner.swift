@@ -54,24 +54,16 @@ public struct ScenarioRunner: Sendable {
 
     /// The settings a session of the scenario runs with, its launch contexts read: each `context` file,
     /// relative to the scenario, must hold a JSON object (a FHIR resource). A file that cannot be read is
-    /// reported at its `context` line; bad JSON at its place in that file.
+    /// reported at its `context` line; bad JSON, or JSON that is no object, at its place in that file.
     public func settings(of scenario: Scenario) throws(InputError) -> SessionSettings {
         var settings = scenario.settings
         for (name, path, line) in scenario.contexts {
-            let file = InputFiles.resolve(path, relativeTo: scenario.path)
-            let place = SourcePosition(line: line, column: 1)
-            let source: SourceFile
-            do {
-                source = try InputFiles.read(file)
-            } catch {
-                let reason = error.diagnostics.first?.message ?? "cannot be read"
-                throw InputError(Diagnostic(file: scenario.path, position: place, message: "the context file \(file) (the context line's '\(path)' resolved against this scenario's folder) \(reason)"))
+            let file = LaunchContextFile(name: name, path: InputFiles.resolve(path, relativeTo: scenario.path))
+            settings.launchContext[name] = try file.read { reason in
+                Diagnostic(
+                    file: scenario.path, position: SourcePosition(line: line, column: 1),
+                    message: "the context file \(file.path) (the context line's '\(path)' resolved against this scenario's folder) \(reason)")
             }
-            let root = try JSONParser.parse(source)
-            guard root.kind == .object else {
-                throw InputError(Diagnostic(file: scenario.path, position: place, message: "the context file \(file) holds \(root.plain.kindDescription); expected a resource object such as {\"resourceType\": \"Patient\", …}"))
-            }
-            settings.launchContext[name] = root.plain
         }
         return settings
     }

@@ -51,6 +51,7 @@ enum CompareCommand {
         let seed = try WalkOptions.seed(arguments, command: "compare")
         let today = try WalkOptions.today(arguments, command: "compare")
         let settings = try WalkOptions.settings(arguments, today: today, command: "compare", for: profiles == nil ? [old, new] : [])
+        let contexts = try WalkOptions.contexts(arguments, command: "compare")
         var oldSettings = settings
         var newSettings = settings
         if let profiles {
@@ -64,7 +65,8 @@ enum CompareCommand {
             old: old, new: new, oldSettings: oldSettings, newSettings: newSettings,
             names: profiles ?? ("the old version", "the new version"), replay: profiles == nil ? .actions : .answers, maxSteps: maxSteps)
         let differences = comparer.run(walks: walks, seed: seed)
-        let invocationText = "\(oldPath)\(newPath == oldPath ? "" : " " + newPath)\(profiles.map { " --profiles \($0.old),\($0.new)" } ?? "")"
+        let invocationText =
+            "\(oldPath)\(newPath == oldPath ? "" : " " + newPath)\(profiles.map { " --profiles \($0.old),\($0.new)" } ?? "")\(WalkOptions.contextArgument(contexts))"
 
         func scenario(_ difference: Comparer.Difference, path: String?) -> Scenario {
             // A path replayed on both is a scenario of the new version, unless the new version cannot take it
@@ -73,7 +75,7 @@ enum CompareCommand {
             let surveyPath = walkedOnOld ? oldPath : newPath
             let reference = path.map { InputFiles.relativePath(of: surveyPath, fromFolder: InputFiles.folder(of: $0)) } ?? surveyPath
             return Scenario.make(
-                path: path ?? "-", surveyPath: reference, settings: walkedOnOld ? oldSettings : newSettings,
+                path: path ?? "-", surveyPath: reference, settings: walkedOnOld ? oldSettings : newSettings, contexts: contexts.map { $0.named(fromScenarioAt: path) },
                 header: ["Found by survey-replay compare \(invocationText) --seed \(seed): \(difference.detail)"], actions: difference.actions)
         }
         if let folder = arguments.value("--save") {

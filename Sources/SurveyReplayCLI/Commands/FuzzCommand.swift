@@ -83,7 +83,9 @@ enum FuzzCommand {
             if console.isTerminal { console.error("\r\u{1B}[K") }
         }
         let strict = arguments.flag("--strict")
-        let report = FuzzReport(survey: survey, surveyPath: surveyPath, configuration: configuration, result: result, strict: strict)
+        let report = FuzzReport(
+            survey: survey, surveyPath: surveyPath, configuration: configuration, result: result, strict: strict,
+            contexts: try WalkOptions.contexts(arguments, command: "fuzz"))
 
         if let folder = arguments.value("--save-failures") {
             for finding in result.findings {

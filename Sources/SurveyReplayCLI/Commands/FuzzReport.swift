@@ -8,6 +8,8 @@ struct FuzzReport {
     let configuration: Fuzzer.Configuration
     let result: Fuzzer.Result
     let strict: Bool
+    /// The launch context files the settings were read from, which saved scenarios and the replay name.
+    let contexts: [LaunchContextFile]
 
     func fails(_ finding: Finding) -> Bool {
         finding.kind != .hazard || strict
@@ -19,7 +21,7 @@ struct FuzzReport {
         let settings = configuration.settings
         let profile = settings.profile.map { " --profile \($0)" } ?? ""
         let options = settings.options.isEmpty ? "" : " --option " + settings.options.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
-        return "survey-replay fuzz \(surveyPath) --replay \(report.token.text)\(configuration.properties.map { " --properties \($0.path)" } ?? "")\(profile)\(options)"
+        return "survey-replay fuzz \(surveyPath) --replay \(report.token.text)\(configuration.properties.map { " --properties \($0.path)" } ?? "")\(profile)\(options)\(WalkOptions.contextArgument(contexts))"
     }
 
     /// The `check` lines a saved finding carries, so that the scenario keeps failing in `test` until the
@@ -34,7 +36,7 @@ struct FuzzReport {
     func scenario(for report: Fuzzer.Report, writtenTo path: String?) -> Scenario {
         let reference = path.map { InputFiles.relativePath(of: surveyPath, fromFolder: InputFiles.folder(of: $0)) } ?? surveyPath
         return Scenario.make(
-            path: path ?? "-", surveyPath: reference, settings: configuration.settings,
+            path: path ?? "-", surveyPath: reference, settings: configuration.settings, contexts: contexts.map { $0.named(fromScenarioAt: path) },
             header: [
                 "Found by survey-replay fuzz --seed \(configuration.seed), walk \(report.firstWalk): \(report.finding.kind.rawValue) \(report.finding.property)",
                 report.finding.message,

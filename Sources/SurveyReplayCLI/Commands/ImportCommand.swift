@@ -37,7 +37,7 @@ enum ImportCommand {
         let reading = try survey.readPayload(JSONCursor(node: JSONParser.parse(payloadFile)), settings: settings)
         let result = PayloadImporter(survey: survey, settings: settings).importPayload(reading)
         try ScenarioOutput.write(
-            result.actions, surveyPath: surveyPath, settings: settings,
+            result.actions, surveyPath: surveyPath, settings: settings, contexts: try WalkOptions.contexts(invocation.arguments, command: "import"),
             header: ["Imported with survey-replay import from \(payloadPath)."], invocation: invocation)
         for problem in result.problems {
             invocation.console.error("\(problem)\n")

@@ -32,7 +32,7 @@ enum RecordCommand {
         let recorder = Recorder(survey: survey, settings: settings)
         let actions = recorder.run(read: { readLine(strippingNewline: true) }, write: { promptsToOut ? console.out($0) : console.error($0) })
         try ScenarioOutput.write(
-            actions, surveyPath: surveyPath, settings: settings,
+            actions, surveyPath: surveyPath, settings: settings, contexts: try WalkOptions.contexts(invocation.arguments, command: "record"),
             header: [recordedHeader(surveyPath: surveyPath, today: today, clockGiven: invocation.arguments.value("--today") != nil)],
             invocation: invocation)
         if let output = ScenarioOutput.outputFile(invocation) {

@@ -95,16 +95,19 @@ enum ReportCommand {
             maxSteps: try WalkOptions.positive(arguments, "--max-steps", default: 100, command: command), settings: settings)
     }
 
-    /// Fuzzes one survey as `fuzz` does, for the report's fuzz page.
+    /// Fuzzes one survey as `fuzz` does, for the report's fuzz page (with the default settings when the
+    /// options given do not fit it).
     static func fuzzRun(survey: any Survey, path: String, walks: Int, invocation: Invocation, command: String) throws -> ReportInput.FuzzRun {
         let arguments = invocation.arguments
         let settings = try WalkOptions.settings(arguments, today: try WalkOptions.today(arguments, command: command), command: command, for: [])
+        let fits = survey.problem(with: settings) == nil
         let configuration = Fuzzer.Configuration(
             walks: walks, seed: try WalkOptions.seed(arguments, command: command),
             maxSteps: try WalkOptions.positive(arguments, "--max-steps", default: 100, command: command),
-            settings: survey.problem(with: settings) == nil ? settings : SessionSettings(today: settings.today))
+            settings: fits ? settings : SessionSettings(today: settings.today))
         let result = Fuzzer(survey: survey, configuration: configuration).run()
-        return FuzzReport(survey: survey, surveyPath: path, configuration: configuration, result: result, strict: false).reportRun
+        let contexts = fits ? try WalkOptions.contexts(arguments, command: command) : []
+        return FuzzReport(survey: survey, surveyPath: path, configuration: configuration, result: result, strict: false, contexts: contexts).reportRun
     }
 
     /// Builds and writes the site, and says where it is.

@@ -22,16 +22,17 @@ enum ScenarioOutput {
         invocation.arguments.value("-o").flatMap { $0 == "-" || AtomicFile.descriptor(named: $0) == STDOUT_FILENO ? nil : $0 }
     }
 
-    /// Writes the scenario for `actions` to `-o FILE` (atomically) or standard output. The survey path in it
-    /// is relative to the folder the scenario is written to, as a scenario reads it: that of `-o FILE`, or of
-    /// the file standard output is redirected to (`> Scenarios/x/new.scenario`). Into a pipe it stays as
-    /// given, with a note saying so.
+    /// Writes the scenario for `actions` to `-o FILE` (atomically) or standard output. The survey path in it,
+    /// and those of its launch context files, are relative to the folder the scenario is written to, as a
+    /// scenario reads them: that of `-o FILE`, or of the file standard output is redirected to (`>
+    /// Scenarios/x/new.scenario`). Into a pipe they stay as given, with a note saying so.
     static func write(
-        _ actions: [Action], surveyPath: String, settings: SessionSettings, header: [String], invocation: Invocation
+        _ actions: [Action], surveyPath: String, settings: SessionSettings, contexts: [LaunchContextFile], header: [String], invocation: Invocation
     ) throws {
         let output = outputFile(invocation)
+        let home = output ?? invocation.console.outputFile
         let surveyReference: String
-        if let home = output ?? invocation.console.outputFile {
+        if let home {
             surveyReference = InputFiles.relativePath(of: surveyPath, fromFolder: InputFiles.folder(of: home))
         } else {
             surveyReference = surveyPath
@@ -40,7 +41,9 @@ enum ScenarioOutput {
                     "note: the scenario's survey line is '\(surveyPath)', relative to the current folder; a scenario reads it relative to its own folder, so write it with -o FILE (or redirect into the file) to have the path made for where it is saved\n")
             }
         }
-        let scenario = Scenario.make(path: output ?? "-", surveyPath: surveyReference, settings: settings, header: header, actions: actions)
+        let scenario = Scenario.make(
+            path: output ?? "-", surveyPath: surveyReference, settings: settings, contexts: contexts.map { $0.named(fromScenarioAt: home) }, header: header,
+            actions: actions)
         if let output {
             try AtomicFile.write(scenario.text, to: output)
         } else {

@@ -93,14 +93,15 @@ _survey_replay() {
                 --today) :; return ;;
                 --profile) :; return ;;
                 --option) :; return ;;
+                --context) :; return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "-o --today --profile --option --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "-o --today --profile --option --context --help" -- "$cur"))
                 return
             fi
             for ((i = first; i < COMP_CWORD; i++)); do
                 case "${COMP_WORDS[i]}" in
-                    -o|--today|--profile|--option) ((i++)) ;;
+                    -o|--today|--profile|--option|--context) ((i++)) ;;
                     -*) ;;
                     *) ((operand++)) ;;
                 esac
@@ -115,14 +116,15 @@ _survey_replay() {
                 --today) :; return ;;
                 --profile) :; return ;;
                 --option) :; return ;;
+                --context) :; return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--survey -o --today --profile --option --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "--survey -o --today --profile --option --context --help" -- "$cur"))
                 return
             fi
             for ((i = first; i < COMP_CWORD; i++)); do
                 case "${COMP_WORDS[i]}" in
-                    --survey|-o|--today|--profile|--option) ((i++)) ;;
+                    --survey|-o|--today|--profile|--option|--context) ((i++)) ;;
                     -*) ;;
                     *) ((operand++)) ;;
                 esac
@@ -144,14 +146,15 @@ _survey_replay() {
                 --html) COMPREPLY=($(compgen -d -- "$cur")); return ;;
                 --profile) :; return ;;
                 --option) :; return ;;
+                --context) :; return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--walks --seed --max-steps --properties --save-failures --shard --replay --today --strict --json --junit --html --profile --option --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "--walks --seed --max-steps --properties --save-failures --shard --replay --today --strict --json --junit --html --profile --option --context --help" -- "$cur"))
                 return
             fi
             for ((i = first; i < COMP_CWORD; i++)); do
                 case "${COMP_WORDS[i]}" in
-                    --walks|--seed|--max-steps|--properties|--save-failures|--shard|--replay|--today|--junit|--html|--profile|--option) ((i++)) ;;
+                    --walks|--seed|--max-steps|--properties|--save-failures|--shard|--replay|--today|--junit|--html|--profile|--option|--context) ((i++)) ;;
                     -*) ;;
                     *) ((operand++)) ;;
                 esac
@@ -169,14 +172,15 @@ _survey_replay() {
                 --save) COMPREPLY=($(compgen -d -- "$cur")); return ;;
                 --profile) :; return ;;
                 --option) :; return ;;
+                --context) :; return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--profiles --walks --seed --max-steps --today --save --json --profile --option --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "--profiles --walks --seed --max-steps --today --save --json --profile --option --context --help" -- "$cur"))
                 return
             fi
             for ((i = first; i < COMP_CWORD; i++)); do
                 case "${COMP_WORDS[i]}" in
-                    --profiles|--walks|--seed|--max-steps|--today|--save|--profile|--option) ((i++)) ;;
+                    --profiles|--walks|--seed|--max-steps|--today|--save|--profile|--option|--context) ((i++)) ;;
                     -*) ;;
                     *) ((operand++)) ;;
                 esac
@@ -199,14 +203,15 @@ _survey_replay() {
                 --html) COMPREPLY=($(compgen -d -- "$cur")); return ;;
                 --profile) :; return ;;
                 --option) :; return ;;
+                --context) :; return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--walks --seed --max-steps --today --json --lcov --cobertura --dot --min --html --profile --option --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "--walks --seed --max-steps --today --json --lcov --cobertura --dot --min --html --profile --option --context --help" -- "$cur"))
                 return
             fi
             for ((i = first; i < COMP_CWORD; i++)); do
                 case "${COMP_WORDS[i]}" in
-                    --walks|--seed|--max-steps|--today|--json|--lcov|--cobertura|--dot|--min|--html|--profile|--option) ((i++)) ;;
+                    --walks|--seed|--max-steps|--today|--json|--lcov|--cobertura|--dot|--min|--html|--profile|--option|--context) ((i++)) ;;
                     -*) ;;
                     *) ((operand++)) ;;
                 esac
@@ -224,14 +229,15 @@ _survey_replay() {
                 --today) :; return ;;
                 --profile) :; return ;;
                 --option) :; return ;;
+                --context) :; return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "-o --walks --patience --seed --max-steps --today --profile --option --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "-o --walks --patience --seed --max-steps --today --profile --option --context --help" -- "$cur"))
                 return
             fi
             for ((i = first; i < COMP_CWORD; i++)); do
                 case "${COMP_WORDS[i]}" in
-                    -o|--walks|--patience|--seed|--max-steps|--today|--profile|--option) ((i++)) ;;
+                    -o|--walks|--patience|--seed|--max-steps|--today|--profile|--option|--context) ((i++)) ;;
                     -*) ;;
                     *) ((operand++)) ;;
                 esac
@@ -273,14 +279,15 @@ _survey_replay() {
                 --snapshots) COMPREPLY=($(compgen -d -- "$cur")); return ;;
                 --profile) :; return ;;
                 --option) :; return ;;
+                --context) :; return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "-o --title --walks --fuzz --seed --max-steps --today --scenarios --snapshots --profile --option --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "-o --title --walks --fuzz --seed --max-steps --today --scenarios --snapshots --profile --option --context --help" -- "$cur"))
                 return
             fi
             for ((i = first; i < COMP_CWORD; i++)); do
                 case "${COMP_WORDS[i]}" in
-                    -o|--title|--walks|--fuzz|--seed|--max-steps|--today|--scenarios|--snapshots|--profile|--option) ((i++)) ;;
+                    -o|--title|--walks|--fuzz|--seed|--max-steps|--today|--scenarios|--snapshots|--profile|--option|--context) ((i++)) ;;
                     -*) ;;
                     *) ((operand++)) ;;
                 esac
@@ -297,9 +304,10 @@ _survey_replay() {
                 --only) COMPREPLY=($(compgen -W "memory walks replay sizes fuzz suite jobs generate fhirpath" -- "$cur")); return ;;
                 --profile) :; return ;;
                 --option) :; return ;;
+                --context) :; return ;;
             esac
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--json --runs --quick --format --survey --corpus --only --profile --option --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "--json --runs --quick --format --survey --corpus --only --profile --option --context --help" -- "$cur"))
                 return
             fi
             ;;

@@ -59,7 +59,8 @@ complete -c survey-replay -n 'not __survey_replay_at_start; and test (__survey_r
 complete -c survey-replay -n 'test (__survey_replay_command) = record' -s o -r -F -d 'Write the scenario to FILE (default: standard output).'
 complete -c survey-replay -n 'test (__survey_replay_command) = record' -l today -x -d 'The scenario\'s clock as yyyy-MM-dd (default: today\'s date, UTC).'
 complete -c survey-replay -n 'test (__survey_replay_command) = record' -l profile -x -d 'The engine profile to simulate, for formats with several (e.g. c3pro).'
-complete -c survey-replay -n 'test (__survey_replay_command) = record' -l option -x -d 'Choose between disagreeing engines\' readings of a rule; several as A=x,B=y.'
+complete -c survey-replay -n 'test (__survey_replay_command) = record' -l option -x -d 'Choose between disagreeing engines\' readings of a rule; several as A=x,B=y or repeated.'
+complete -c survey-replay -n 'test (__survey_replay_command) = record' -l context -x -d 'A launch context the host hands the engine, from a JSON resource file (FHIR SDC: patient=ada.context); several as A=x,B=y or repeated.'
 complete -c survey-replay -n 'test (__survey_replay_command) = record' -s h -l help -d 'Show this help.'
 complete -c survey-replay -n 'not __survey_replay_at_start; and test (__survey_replay_command) = record' -a '(__fish_complete_suffix .json)'
 
@@ -67,7 +68,8 @@ complete -c survey-replay -n 'test (__survey_replay_command) = import' -l survey
 complete -c survey-replay -n 'test (__survey_replay_command) = import' -s o -r -F -d 'Write the scenario to FILE (default: standard output).'
 complete -c survey-replay -n 'test (__survey_replay_command) = import' -l today -x -d 'The scenario\'s clock as yyyy-MM-dd (default: today\'s date, UTC).'
 complete -c survey-replay -n 'test (__survey_replay_command) = import' -l profile -x -d 'The engine profile to simulate, for formats with several (e.g. c3pro).'
-complete -c survey-replay -n 'test (__survey_replay_command) = import' -l option -x -d 'Choose between disagreeing engines\' readings of a rule; several as A=x,B=y.'
+complete -c survey-replay -n 'test (__survey_replay_command) = import' -l option -x -d 'Choose between disagreeing engines\' readings of a rule; several as A=x,B=y or repeated.'
+complete -c survey-replay -n 'test (__survey_replay_command) = import' -l context -x -d 'A launch context the host hands the engine, from a JSON resource file (FHIR SDC: patient=ada.context); several as A=x,B=y or repeated.'
 complete -c survey-replay -n 'test (__survey_replay_command) = import' -s h -l help -d 'Show this help.'
 complete -c survey-replay -n 'not __survey_replay_at_start; and test (__survey_replay_command) = import' -a '(__fish_complete_suffix .json)'
 
@@ -84,7 +86,8 @@ complete -c survey-replay -n 'test (__survey_replay_command) = fuzz' -l json -d 
 complete -c survey-replay -n 'test (__survey_replay_command) = fuzz' -l junit -r -F -d 'Also write a JUnit XML report to FILE.'
 complete -c survey-replay -n 'test (__survey_replay_command) = fuzz' -l html -x -a '(__fish_complete_directories)' -d 'Also write the HTML report (as \'survey-replay report\' does) into DIR.'
 complete -c survey-replay -n 'test (__survey_replay_command) = fuzz' -l profile -x -d 'The engine profile to simulate, for formats with several (e.g. c3pro).'
-complete -c survey-replay -n 'test (__survey_replay_command) = fuzz' -l option -x -d 'Choose between disagreeing engines\' readings of a rule; several as A=x,B=y.'
+complete -c survey-replay -n 'test (__survey_replay_command) = fuzz' -l option -x -d 'Choose between disagreeing engines\' readings of a rule; several as A=x,B=y or repeated.'
+complete -c survey-replay -n 'test (__survey_replay_command) = fuzz' -l context -x -d 'A launch context the host hands the engine, from a JSON resource file (FHIR SDC: patient=ada.context); several as A=x,B=y or repeated.'
 complete -c survey-replay -n 'test (__survey_replay_command) = fuzz' -s h -l help -d 'Show this help.'
 complete -c survey-replay -n 'not __survey_replay_at_start; and test (__survey_replay_command) = fuzz' -a '(__fish_complete_suffix .json)'
 
@@ -96,7 +99,8 @@ complete -c survey-replay -n 'test (__survey_replay_command) = compare' -l today
 complete -c survey-replay -n 'test (__survey_replay_command) = compare' -l save -x -a '(__fish_complete_directories)' -d 'Write each difference\'s path into DIR as a scenario of the version it replays on (the new one when both).'
 complete -c survey-replay -n 'test (__survey_replay_command) = compare' -l json -d 'Print the differences as JSON.'
 complete -c survey-replay -n 'test (__survey_replay_command) = compare' -l profile -x -d 'The engine profile to simulate, for formats with several (e.g. c3pro).'
-complete -c survey-replay -n 'test (__survey_replay_command) = compare' -l option -x -d 'Choose between disagreeing engines\' readings of a rule; several as A=x,B=y.'
+complete -c survey-replay -n 'test (__survey_replay_command) = compare' -l option -x -d 'Choose between disagreeing engines\' readings of a rule; several as A=x,B=y or repeated.'
+complete -c survey-replay -n 'test (__survey_replay_command) = compare' -l context -x -d 'A launch context the host hands the engine, from a JSON resource file (FHIR SDC: patient=ada.context); several as A=x,B=y or repeated.'
 complete -c survey-replay -n 'test (__survey_replay_command) = compare' -s h -l help -d 'Show this help.'
 complete -c survey-replay -n 'not __survey_replay_at_start; and test (__survey_replay_command) = compare' -a '(__fish_complete_suffix .json)'
 
@@ -111,7 +115,8 @@ complete -c survey-replay -n 'test (__survey_replay_command) = coverage' -l dot 
 complete -c survey-replay -n 'test (__survey_replay_command) = coverage' -l min -x -d 'Fail (exit 1) when branch coverage of any survey is below PERCENT.'
 complete -c survey-replay -n 'test (__survey_replay_command) = coverage' -l html -x -a '(__fish_complete_directories)' -d 'Also write the HTML report (as \'survey-replay report\' does) into DIR.'
 complete -c survey-replay -n 'test (__survey_replay_command) = coverage' -l profile -x -d 'The engine profile to simulate, for formats with several (e.g. c3pro).'
-complete -c survey-replay -n 'test (__survey_replay_command) = coverage' -l option -x -d 'Choose between disagreeing engines\' readings of a rule; several as A=x,B=y.'
+complete -c survey-replay -n 'test (__survey_replay_command) = coverage' -l option -x -d 'Choose between disagreeing engines\' readings of a rule; several as A=x,B=y or repeated.'
+complete -c survey-replay -n 'test (__survey_replay_command) = coverage' -l context -x -d 'A launch context the host hands the engine, from a JSON resource file (FHIR SDC: patient=ada.context); several as A=x,B=y or repeated.'
 complete -c survey-replay -n 'test (__survey_replay_command) = coverage' -s h -l help -d 'Show this help.'
 complete -c survey-replay -n 'not __survey_replay_at_start; and test (__survey_replay_command) = coverage' -F
 
@@ -122,7 +127,8 @@ complete -c survey-replay -n 'test (__survey_replay_command) = generate' -l seed
 complete -c survey-replay -n 'test (__survey_replay_command) = generate' -l max-steps -x -d 'Steps per walk at most (default 100).'
 complete -c survey-replay -n 'test (__survey_replay_command) = generate' -l today -x -d 'The scenarios\' clock as yyyy-MM-dd (default 2026-01-01).'
 complete -c survey-replay -n 'test (__survey_replay_command) = generate' -l profile -x -d 'The engine profile to simulate, for formats with several (e.g. c3pro).'
-complete -c survey-replay -n 'test (__survey_replay_command) = generate' -l option -x -d 'Choose between disagreeing engines\' readings of a rule; several as A=x,B=y.'
+complete -c survey-replay -n 'test (__survey_replay_command) = generate' -l option -x -d 'Choose between disagreeing engines\' readings of a rule; several as A=x,B=y or repeated.'
+complete -c survey-replay -n 'test (__survey_replay_command) = generate' -l context -x -d 'A launch context the host hands the engine, from a JSON resource file (FHIR SDC: patient=ada.context); several as A=x,B=y or repeated.'
 complete -c survey-replay -n 'test (__survey_replay_command) = generate' -s h -l help -d 'Show this help.'
 complete -c survey-replay -n 'not __survey_replay_at_start; and test (__survey_replay_command) = generate' -a '(__fish_complete_suffix .json)'
 
@@ -144,7 +150,8 @@ complete -c survey-replay -n 'test (__survey_replay_command) = report' -l today 
 complete -c survey-replay -n 'test (__survey_replay_command) = report' -l scenarios -x -a '(__fish_complete_directories)' -d 'The scenarios folder (default: Scenarios).'
 complete -c survey-replay -n 'test (__survey_replay_command) = report' -l snapshots -x -a '(__fish_complete_directories)' -d 'The goldens folder that mirrors it (default: Snapshots).'
 complete -c survey-replay -n 'test (__survey_replay_command) = report' -l profile -x -d 'The engine profile to simulate, for formats with several (e.g. c3pro).'
-complete -c survey-replay -n 'test (__survey_replay_command) = report' -l option -x -d 'Choose between disagreeing engines\' readings of a rule; several as A=x,B=y.'
+complete -c survey-replay -n 'test (__survey_replay_command) = report' -l option -x -d 'Choose between disagreeing engines\' readings of a rule; several as A=x,B=y or repeated.'
+complete -c survey-replay -n 'test (__survey_replay_command) = report' -l context -x -d 'A launch context the host hands the engine, from a JSON resource file (FHIR SDC: patient=ada.context); several as A=x,B=y or repeated.'
 complete -c survey-replay -n 'test (__survey_replay_command) = report' -s h -l help -d 'Show this help.'
 complete -c survey-replay -n 'not __survey_replay_at_start; and test (__survey_replay_command) = report' -F
 
@@ -156,7 +163,8 @@ complete -c survey-replay -n 'test (__survey_replay_command) = bench' -l survey 
 complete -c survey-replay -n 'test (__survey_replay_command) = bench' -l corpus -x -a '(__fish_complete_directories)' -d 'The shared corpus: the surveys each format is measured on, and those \'generate\' runs on (default ../shared/corpus).'
 complete -c survey-replay -n 'test (__survey_replay_command) = bench' -l only -x -a 'memory walks replay sizes fuzz suite jobs generate fhirpath' -d 'Measure one part only (to profile it).'
 complete -c survey-replay -n 'test (__survey_replay_command) = bench' -l profile -x -d 'The engine profile to simulate, for formats with several (e.g. c3pro).'
-complete -c survey-replay -n 'test (__survey_replay_command) = bench' -l option -x -d 'Choose between disagreeing engines\' readings of a rule; several as A=x,B=y.'
+complete -c survey-replay -n 'test (__survey_replay_command) = bench' -l option -x -d 'Choose between disagreeing engines\' readings of a rule; several as A=x,B=y or repeated.'
+complete -c survey-replay -n 'test (__survey_replay_command) = bench' -l context -x -d 'A launch context the host hands the engine, from a JSON resource file (FHIR SDC: patient=ada.context); several as A=x,B=y or repeated.'
 complete -c survey-replay -n 'test (__survey_replay_command) = bench' -s h -l help -d 'Show this help.'
 
 complete -c survey-replay -n 'test (__survey_replay_command) = fuzz-parsers' -l list -d 'List the targets and their seed counts.'

@@ -72,7 +72,8 @@ _survey-replay() {
                 '-o[Write the scenario to FILE (default\: standard output).]:FILE:_files' \
                 '--today[The scenario'\''s clock as yyyy-MM-dd (default\: today'\''s date, UTC).]:DATE: ' \
                 '--profile[The engine profile to simulate, for formats with several (e.g. c3pro).]:NAME: ' \
-                '--option[Choose between disagreeing engines'\'' readings of a rule; several as A=x,B=y.]:NAME=VALUE: ' \
+                '--option[Choose between disagreeing engines'\'' readings of a rule; several as A=x,B=y or repeated.]:NAME=VALUE: ' \
+                '--context[A launch context the host hands the engine, from a JSON resource file (FHIR SDC\: patient=ada.context); several as A=x,B=y or repeated.]:NAME=FILE: ' \
                 '(- *)'{-h,--help}'[Show this help.]' \
                 ':SURVEY:_files -g "*.json"'
             ;;
@@ -83,7 +84,8 @@ _survey-replay() {
                 '-o[Write the scenario to FILE (default\: standard output).]:FILE:_files' \
                 '--today[The scenario'\''s clock as yyyy-MM-dd (default\: today'\''s date, UTC).]:DATE: ' \
                 '--profile[The engine profile to simulate, for formats with several (e.g. c3pro).]:NAME: ' \
-                '--option[Choose between disagreeing engines'\'' readings of a rule; several as A=x,B=y.]:NAME=VALUE: ' \
+                '--option[Choose between disagreeing engines'\'' readings of a rule; several as A=x,B=y or repeated.]:NAME=VALUE: ' \
+                '--context[A launch context the host hands the engine, from a JSON resource file (FHIR SDC\: patient=ada.context); several as A=x,B=y or repeated.]:NAME=FILE: ' \
                 '(- *)'{-h,--help}'[Show this help.]' \
                 ':PAYLOAD:_files -g "*.json"'
             ;;
@@ -103,7 +105,8 @@ _survey-replay() {
                 '--junit[Also write a JUnit XML report to FILE.]:FILE:_files' \
                 '--html[Also write the HTML report (as '\''survey-replay report'\'' does) into DIR.]:DIR:_files -/' \
                 '--profile[The engine profile to simulate, for formats with several (e.g. c3pro).]:NAME: ' \
-                '--option[Choose between disagreeing engines'\'' readings of a rule; several as A=x,B=y.]:NAME=VALUE: ' \
+                '--option[Choose between disagreeing engines'\'' readings of a rule; several as A=x,B=y or repeated.]:NAME=VALUE: ' \
+                '--context[A launch context the host hands the engine, from a JSON resource file (FHIR SDC\: patient=ada.context); several as A=x,B=y or repeated.]:NAME=FILE: ' \
                 '(- *)'{-h,--help}'[Show this help.]' \
                 ':SURVEY:_files -g "*.json"'
             ;;
@@ -118,7 +121,8 @@ _survey-replay() {
                 '--save[Write each difference'\''s path into DIR as a scenario of the version it replays on (the new one when both).]:DIR:_files -/' \
                 '--json[Print the differences as JSON.]' \
                 '--profile[The engine profile to simulate, for formats with several (e.g. c3pro).]:NAME: ' \
-                '--option[Choose between disagreeing engines'\'' readings of a rule; several as A=x,B=y.]:NAME=VALUE: ' \
+                '--option[Choose between disagreeing engines'\'' readings of a rule; several as A=x,B=y or repeated.]:NAME=VALUE: ' \
+                '--context[A launch context the host hands the engine, from a JSON resource file (FHIR SDC\: patient=ada.context); several as A=x,B=y or repeated.]:NAME=FILE: ' \
                 '(- *)'{-h,--help}'[Show this help.]' \
                 ':OLD:_files -g "*.json"' \
                 '::NEW:_files -g "*.json"'
@@ -137,7 +141,8 @@ _survey-replay() {
                 '--min[Fail (exit 1) when branch coverage of any survey is below PERCENT.]:PERCENT: ' \
                 '--html[Also write the HTML report (as '\''survey-replay report'\'' does) into DIR.]:DIR:_files -/' \
                 '--profile[The engine profile to simulate, for formats with several (e.g. c3pro).]:NAME: ' \
-                '--option[Choose between disagreeing engines'\'' readings of a rule; several as A=x,B=y.]:NAME=VALUE: ' \
+                '--option[Choose between disagreeing engines'\'' readings of a rule; several as A=x,B=y or repeated.]:NAME=VALUE: ' \
+                '--context[A launch context the host hands the engine, from a JSON resource file (FHIR SDC\: patient=ada.context); several as A=x,B=y or repeated.]:NAME=FILE: ' \
                 '(- *)'{-h,--help}'[Show this help.]' \
                 '*:PATH:_files'
             ;;
@@ -151,7 +156,8 @@ _survey-replay() {
                 '--max-steps[Steps per walk at most (default 100).]:K: ' \
                 '--today[The scenarios'\'' clock as yyyy-MM-dd (default 2026-01-01).]:DATE: ' \
                 '--profile[The engine profile to simulate, for formats with several (e.g. c3pro).]:NAME: ' \
-                '--option[Choose between disagreeing engines'\'' readings of a rule; several as A=x,B=y.]:NAME=VALUE: ' \
+                '--option[Choose between disagreeing engines'\'' readings of a rule; several as A=x,B=y or repeated.]:NAME=VALUE: ' \
+                '--context[A launch context the host hands the engine, from a JSON resource file (FHIR SDC\: patient=ada.context); several as A=x,B=y or repeated.]:NAME=FILE: ' \
                 '(- *)'{-h,--help}'[Show this help.]' \
                 ':SURVEY:_files -g "*.json"'
             ;;
@@ -179,7 +185,8 @@ _survey-replay() {
                 '--scenarios[The scenarios folder (default\: Scenarios).]:DIR:_files -/' \
                 '--snapshots[The goldens folder that mirrors it (default\: Snapshots).]:DIR:_files -/' \
                 '--profile[The engine profile to simulate, for formats with several (e.g. c3pro).]:NAME: ' \
-                '--option[Choose between disagreeing engines'\'' readings of a rule; several as A=x,B=y.]:NAME=VALUE: ' \
+                '--option[Choose between disagreeing engines'\'' readings of a rule; several as A=x,B=y or repeated.]:NAME=VALUE: ' \
+                '--context[A launch context the host hands the engine, from a JSON resource file (FHIR SDC\: patient=ada.context); several as A=x,B=y or repeated.]:NAME=FILE: ' \
                 '(- *)'{-h,--help}'[Show this help.]' \
                 '*:PATH:_files'
             ;;
@@ -194,7 +201,8 @@ _survey-replay() {
                 '--corpus[The shared corpus\: the surveys each format is measured on, and those '\''generate'\'' runs on (default ../shared/corpus).]:DIR:_files -/' \
                 '--only[Measure one part only (to profile it).]:PART:(memory walks replay sizes fuzz suite jobs generate fhirpath)' \
                 '--profile[The engine profile to simulate, for formats with several (e.g. c3pro).]:NAME: ' \
-                '--option[Choose between disagreeing engines'\'' readings of a rule; several as A=x,B=y.]:NAME=VALUE: ' \
+                '--option[Choose between disagreeing engines'\'' readings of a rule; several as A=x,B=y or repeated.]:NAME=VALUE: ' \
+                '--context[A launch context the host hands the engine, from a JSON resource file (FHIR SDC\: patient=ada.context); several as A=x,B=y or repeated.]:NAME=FILE: ' \
                 '(- *)'{-h,--help}'[Show this help.]'
             ;;
         (fuzz-parsers)
