@@ -79,7 +79,7 @@ final class FHIRReferenceSession: SurveySession {
         self.coverage = coverage.map { ($0, survey.layout()) }
         self.tree = referenceTree(survey, answerCount: { _ in 0 }, groupCount: { _ in 1 })
         self.itemShown = Array(repeating: false, count: survey.items.count)
-        self.expressions = FHIRExpressions(survey: survey.reportingIIFs(to: coverage), settings: settings)
+        self.expressions = FHIRExpressions(survey: survey, settings: settings, coverage: coverage)
         refresh()
         state.expressions.opening = false
         startEvents = computedEvents()

@@ -80,13 +80,14 @@ struct FHIRExpressions: Sendable {
     /// Where the `iif` branches evaluations take are reported, when the session records coverage.
     private let iifCoverage: FHIRIIFCoverage?
 
-    /// Nil for a Questionnaire without expressions to evaluate.
-    init?(survey: FHIRSurvey, settings: SessionSettings) {
+    /// Nil for a Questionnaire without expressions to evaluate. With a recorder, the `iif` branches taken are
+    /// reported to it.
+    init?(survey: FHIRSurvey, settings: SessionSettings, coverage: CoverageRecorder? = nil) {
         guard !survey.expressionProgram.isEmpty, let questionnaire = survey.questionnaireTree else { return nil }
         self.survey = survey
         engine = survey.engine
         today = settings.today
-        iifCoverage = survey.iifRecorder.map { FHIRIIFCoverage(recorder: $0, layout: survey.layout()) }
+        iifCoverage = coverage.map { FHIRIIFCoverage(recorder: $0, layout: survey.layout()) }
         clock = FHIRPathClock(scenario: ScenarioClock(today: settings.today))
         var items: [FHIRNode] = []
         func visit(_ node: FHIRNode) {

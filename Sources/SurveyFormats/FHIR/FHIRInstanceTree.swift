@@ -47,12 +47,12 @@ struct FHIRInstanceTree {
     /// The instances of a session now, in document order, and the slot each one is.
     init(_ live: FHIRInstances, survey: FHIRSurvey) {
         let slots = live.order.elements
-        var position = [Int32: Int](minimumCapacity: slots.count)
+        var position = [Int](repeating: -1, count: live.slotCount)
         var list: [Instance] = []
         list.reserveCapacity(slots.count)
         for slot in slots {
-            position[slot] = list.count
-            let parent = live.parent(slot).flatMap { position[$0] }
+            position[Int(slot)] = list.count
+            let parent = live.parent(slot).map { position[Int($0)] }
             list.append(Instance(item: live.item(slot), id: live.id(slot), parent: parent, answerIndex: live.answerIndex(slot), groupBase: live.groupBase(slot), end: list.count + 1))
             var ancestor = parent
             while let index = ancestor {

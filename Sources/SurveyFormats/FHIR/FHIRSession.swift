@@ -87,7 +87,7 @@ final class FHIRSession: SurveySession {
     @exclusivity(unchecked) var recordsCoverage = false
 
     convenience init(survey: FHIRSurvey, settings: SessionSettings, coverage: CoverageRecorder?, refusal: String? = nil) {
-        let expressions = FHIRExpressions(survey: survey, settings: settings)
+        let expressions = FHIRExpressions(survey: survey, settings: settings, coverage: coverage)
         guard expressions == nil else {
             // The form's expressions read the clock and the launch contexts: it opens anew each time.
             self.init(survey: survey, settings: settings, coverage: coverage, refusal: refusal, expressions: expressions, opening: nil)

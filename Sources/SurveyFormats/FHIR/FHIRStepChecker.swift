@@ -20,7 +20,7 @@ final class FHIRStepChecker: StepChecker {
             findings.append(
                 Finding(.hazard, "enablement-unsettled", "enableWhen conditions form a cycle with no fixpoint: the enablement of '\(first ?? "?")' keeps changing", question: first))
         }
-        if let current = session.currentQuestion, session.currentVisiblePosition == nil {
+        if session.currentVisiblePosition == nil, let current = session.currentQuestion {
             findings.append(Finding(.engineError, "focus-is-visible", "the focus '\(current)' is not on screen"))
         }
         if action == .submit, result.outcome == .ok, let response = session.payload {

@@ -162,10 +162,6 @@ public struct FHIRSurvey: Survey {
     let expressionProgram: FHIRExpressionProgram
     /// The Questionnaire as FHIRPath navigates it (`%questionnaire`), when it has SDC expressions.
     let questionnaireTree: FHIRTree?
-    /// The recorder the `iif` branches of its expressions are reported to, on the copy a session recording
-    /// coverage runs on (`reportingIIFs(to:)`): the session makes its `FHIRExpressions` from the survey it is
-    /// given, which find the recorder there.
-    private(set) var iifRecorder: CoverageRecorder?
 
     /// The option that picks between the engines' readings of `!=` (§A1): "no answer equals" (R5,
     /// LHC-Forms; true on an unanswered source) or "any answer differs" (android-fhir; false on one).
@@ -274,19 +270,10 @@ public struct FHIRSurvey: Survey {
         let engine = FHIREngine.of(settings)
         switch reading(for: engine) {
         case .success(let reading):
-            return FHIRSession(survey: reading.reportingIIFs(to: coverage), settings: settings, coverage: coverage, refusal: stu3Problem(under: engine))
+            return FHIRSession(survey: reading, settings: settings, coverage: coverage, refusal: stu3Problem(under: engine))
         case .failure:
             return FHIRSession(survey: self, settings: settings, coverage: coverage, refusal: problem(with: settings))
         }
-    }
-
-    /// This reading, its sessions reporting the `iif` branches their expressions take to `coverage` (itself
-    /// when there is nothing to report).
-    func reportingIIFs(to coverage: CoverageRecorder?) -> FHIRSurvey {
-        guard let coverage, !expressionProgram.isEmpty else { return self }
-        var reporting = self
-        reporting.iifRecorder = coverage
-        return reporting
     }
 
     func blockPlan() -> FHIRBlockPlan {
