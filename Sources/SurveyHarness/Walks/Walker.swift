@@ -143,12 +143,15 @@ public struct Walker {
     }
 }
 
-/// Which actions have been printed as a scenario line and read back unchanged.
+/// Which actions have been printed as a scenario line and read back unchanged, by their stable hash (cheaper
+/// to find at every step than by Swift's hashing of the whole action); an action whose hash another holds is
+/// printed and read back each time.
 private final class RoundTripCache {
-    private var verified: Set<Action> = []
+    private var verified: [UInt64: Action] = [:]
 
     func readsBack(_ action: Action, settings: SessionSettings) -> Bool {
-        if verified.contains(action) { return true }
+        let hash = StableHash.of(action)
+        if verified[hash] == action { return true }
         let text = Scenario.make(path: "walk.scenario", surveyPath: "survey", settings: settings, actions: [action]).text
         // Launch contexts are files a scenario names, not text it holds: they are not part of the round trip.
         var written = settings
@@ -156,7 +159,7 @@ private final class RoundTripCache {
         guard let parsed = try? ScenarioParser.parse(SourceFile(path: "walk.scenario", text: text)),
             parsed.actions == [action], parsed.settings == written
         else { return false }
-        verified.insert(action)
+        if verified[hash] == nil { verified[hash] = action }
         return true
     }
 }
