@@ -120,7 +120,7 @@ final class OwlmetrySession: SurveySession {
     func isAnswered(_ question: Owlmetry.Question) -> Bool {
         switch store[question.id] {
         case nil, .null?: false
-        case .string(let text)? where question.type == .text: !Owlmetry.sdkTrimmed(text).isEmpty
+        case .string(let text)? where question.type == .text: !Owlmetry.sdkTrimsAway(text)
         case .array(let elements)?: !elements.isEmpty
         default: true
         }
