@@ -45,6 +45,12 @@ final class FHIRC3PROSession: SurveySession {
     }
 
     private(set) var path: [Entry] = []
+    /// The hash of the path's steps up to each entry: the last is the visible fingerprint, kept as the path
+    /// grows and shrinks rather than worked out from the ids at every step.
+    private var pathHashes: [UInt64] = []
+    /// Whether Done shows, worked out when first asked for after an action (walks ask at every step, and it
+    /// looks through the steps after the current one).
+    private var submittableCache: Bool?
     /// How many entries each step has on the path.
     private var entries: [Int]
     /// Each step's last answers, on the path or not (its result under its identifier): what a revisit shows.
@@ -92,11 +98,20 @@ final class FHIRC3PROSession: SurveySession {
 
     var currentVisiblePosition: Int? { current == nil ? nil : path.count - 1 }
 
+    var visibleFingerprint: UInt64 { pathHashes.last ?? Self.emptyPathHash }
+
+    private static let emptyPathHash: UInt64 = 0xC3_9A74
+
     /// Whether the forward button reads Done: no step after the current one, and it can move on.
     var isSubmittable: Bool {
-        guard let current, missingAnswer(current) == nil else { return false }
-        var passed: [String] = []
-        return step(after: current, passing: &passed) == nil
+        if let submittableCache { return submittableCache }
+        var submittable = false
+        if let current, !needsAnswer(current) {
+            var passed: [String] = []
+            submittable = step(after: current, passing: &passed) == nil
+        }
+        submittableCache = submittable
+        return submittable
     }
 
     /// Over once Done built the response, when ResearchKit threw while building the task, or when the task
@@ -124,6 +139,8 @@ final class FHIRC3PROSession: SurveySession {
     // MARK: actions
 
     func perform(_ action: Action) -> StepResult {
+        submittableCache = nil
+        defer { submittableCache = nil }
         if let failure = task.buildFailure {
             return StepResult(.rejected("the app stops before the task shows: \(failure.message)"))
         }
@@ -197,11 +214,16 @@ final class FHIRC3PROSession: SurveySession {
         return body(current)
     }
 
-    /// Why Next (or Done) is disabled on a step, or nil: a question step needs an answer, optional or not
-    /// (an optional one has Skip instead).
+    /// Whether Next (or Done) is disabled on a step: a question step needs an answer, optional or not (an
+    /// optional one has Skip instead).
+    private func needsAnswer(_ index: Int) -> Bool {
+        task.steps[index].format != nil && (answers[index] ?? []).isEmpty
+    }
+
+    /// Why Next (or Done) is disabled on a step, or nil (`needsAnswer`, in words).
     private func missingAnswer(_ index: Int) -> String? {
+        guard needsAnswer(index) else { return nil }
         let step = task.steps[index]
-        guard step.isQuestion, (answers[index] ?? []).isEmpty else { return nil }
         if case .scale(let scale)? = step.format {
             let why =
                 scale.preset == nil
@@ -285,6 +307,7 @@ final class FHIRC3PROSession: SurveySession {
     @discardableResult
     private func enter(_ index: Int) -> [TraceEvent] {
         path.append(Entry(step: index, answers: []))
+        pathHashes.append(StableHash.mix((pathHashes.last ?? Self.emptyPathHash) ^ UInt64(index)))
         entries[index] += 1
         if entries[index] == 1 { reportShown(index, true) }
         showLastAnswers(of: index)
@@ -326,6 +349,7 @@ final class FHIRC3PROSession: SurveySession {
     /// Removes the path's last entry.
     private func leave() {
         let left = path.removeLast()
+        pathHashes.removeLast()
         entries[left.step] -= 1
         if entries[left.step] == 0 { reportShown(left.step, false) }
     }
@@ -375,16 +399,12 @@ final class FHIRC3PROSession: SurveySession {
     /// step's own enableWhen is reported to coverage (where its ancestors' requirements hold).
     private func requirementsHold(_ index: Int, recording: Bool) -> Bool {
         let step = task.steps[index]
+        guard recording, let coverage else { return step.requirements.allSatisfy { leaf($0) != .false } }
         var holds = true
         var ownLeaves: [CoverageRecorder.LeafValue] = []
         var ancestorsHold = true
         for requirement in step.requirements {
-            let value: CoverageRecorder.LeafValue
-            if let source = requirement.step, let answers = result(of: source) {
-                value = FHIRC3PRORules.holds(requirement.expected, answers: answers) ? .true : .false
-            } else {
-                value = .unansweredTrue
-            }
+            let value = leaf(requirement)
             if requirement.owner == step.item {
                 ownLeaves.append(value)
             } else if value == .false {
@@ -392,10 +412,16 @@ final class FHIRC3PROSession: SurveySession {
             }
             if value == .false { holds = false }
         }
-        if recording, let coverage, ancestorsHold, !ownLeaves.isEmpty, let decision = coverage.layout.decisionOfItem[step.item] {
+        if ancestorsHold, !ownLeaves.isEmpty, let decision = coverage.layout.decisionOfItem[step.item] {
             coverage.recorder.decision(decision, outcome: !ownLeaves.contains(.false), leaves: ownLeaves)
         }
         return holds
+    }
+
+    /// How one requirement reads the task result now.
+    private func leaf(_ requirement: FHIRC3PROTask.Requirement) -> CoverageRecorder.LeafValue {
+        guard let source = requirement.step, let answers = result(of: source) else { return .unansweredTrue }
+        return FHIRC3PRORules.holds(requirement.expected, answers: answers) ? .true : .false
     }
 
     // MARK: what the checks and properties read
@@ -415,13 +441,19 @@ final class FHIRC3PROSession: SurveySession {
 
     /// The session's invariant: the step on screen is the path's last entry and its entry holds its answers;
     /// no entry repeats the one before it (ResearchKit appends only a step that differs from the last); the
-    /// entry counts match the path.
+    /// entry counts and the fingerprint match the path.
     func invariantViolation() -> String? {
         if let last = path.last, last.answers != (answers[last.step] ?? []) { return "the step on screen '\(task.steps[last.step].id)' reports other answers than it shows" }
         if zip(path, path.dropFirst()).contains(where: { $0.step == $1.step }) { return "a step follows itself on the path" }
         var counted = Array(repeating: 0, count: task.steps.count)
         for entry in path { counted[entry.step] += 1 }
         if counted != entries { return "the path's entry counts are out of date" }
+        var hash = Self.emptyPathHash
+        for (entry, kept) in zip(path, pathHashes) {
+            hash = StableHash.mix(hash ^ UInt64(entry.step))
+            if kept != hash { return "the path's fingerprint is out of date" }
+        }
+        if pathHashes.count != path.count { return "the path's fingerprint is out of date" }
         return nil
     }
 }
