@@ -24,7 +24,7 @@ extension StableHash {
 
     public static func of(_ action: Action) -> UInt64 {
         switch action {
-        case .answer(let question, let value): return mix(mix(of(text: question) ^ 1) ^ of(value))
+        case .answer(let question, let value): return answer(question, valueHash: of(value))
         case .clear(let question): return mix(of(text: question) ^ 2)
         case .next(let question): return mix((question.map { of(text: $0) } ?? 0) ^ 3)
         case .back: return mix(4)
@@ -36,6 +36,11 @@ extension StableHash {
         case .skip(let question): return mix((question.map { of(text: $0) } ?? 0) ^ 11)
         case .app(let event): return mix(of(event) ^ 12)
         }
+    }
+
+    /// An answer's hash from its value's (`of(value)`): for walks, which keep their candidate values' hashes.
+    public static func answer(_ question: String, valueHash: UInt64) -> UInt64 {
+        mix(mix(of(text: question) ^ 1) ^ valueHash)
     }
 
     static func of(_ event: AppEvent) -> UInt64 {
@@ -58,12 +63,5 @@ extension StableHash {
         }
         hash ^= 0xFF
         return hash &* 0x0000_0100_0000_01B3
-    }
-
-    /// A path of actions, in order.
-    public static func of(path actions: [Action]) -> UInt64 {
-        var hash = mix(0x9A74 ^ UInt64(actions.count))
-        for action in actions { hash = mix(hash ^ of(action)) }
-        return hash
     }
 }

@@ -89,7 +89,7 @@ public struct Fuzzer {
             result.walks += 1
             result.steps += outcome.actions.count
             if outcome.submitted { result.submitted += 1 }
-            paths.insert(StableHash.of(path: outcome.actions))
+            paths.insert(outcome.path)
             visibleLists.formUnion(outcome.visibleLists)
             var seenInWalk: Set<String> = []
             for (step, finding) in outcome.findings where seenInWalk.insert(finding.key).inserted {
