@@ -90,7 +90,12 @@ public struct Fuzzer {
             result.steps += outcome.actions.count
             if outcome.submitted { result.submitted += 1 }
             paths.insert(outcome.path)
-            visibleLists.formUnion(outcome.visibleLists)
+            // A visible list stays as it was over most steps: each is looked up once where it changes.
+            var previous: UInt64?
+            for list in outcome.visibleLists where list != previous {
+                visibleLists.insert(list)
+                previous = list
+            }
             var seenInWalk: Set<String> = []
             for (step, finding) in outcome.findings where seenInWalk.insert(finding.key).inserted {
                 counts[finding.key, default: 0] += 1

@@ -54,6 +54,7 @@ public struct Walker {
 
     /// A walk whose actions are chosen from `stream`.
     public mutating func walk(_ stream: inout ChoiceStream) -> Outcome {
+        let chooser = chooser  // captured once, not copied out of the walker at every step
         var outcome = run { session in
             guard stream.beginStep() else { return nil }
             return chooser.choice(in: session, stream: &stream)
@@ -149,15 +150,24 @@ public struct Walker {
     }
 }
 
-/// Which actions have been printed as a scenario line and read back unchanged, by their stable hash (cheaper
-/// to find at every step than by Swift's hashing of the whole action); an action whose hash another holds is
-/// printed and read back each time.
+/// Which actions have been printed as a scenario line and read back unchanged. Looked up at every step, so
+/// by the action's stable hash in a table of its own (open addressing: the hash is already mixed), and only
+/// then compared as a whole; an action whose hash another holds is printed and read back each time.
 private final class RoundTripCache {
-    private var verified: [UInt64: Action] = [:]
+    /// The actions verified, with their hashes.
+    @exclusivity(unchecked) private var actions: [Action] = []
+    @exclusivity(unchecked) private var hashes: [UInt64] = []
+    /// By hash: 1 + the index of an action verified, or 0 for a free slot; never more than half full.
+    @exclusivity(unchecked) private var table = [Int32](repeating: 0, count: 64)
 
     /// Whether the action, whose stable hash is `hash`, reads back from its line.
     func readsBack(_ action: Action, hash: UInt64, settings: SessionSettings) -> Bool {
-        if verified[hash] == action { return true }
+        var slot = Int(truncatingIfNeeded: hash) & (table.count - 1)
+        while table[slot] != 0 {
+            let index = Int(table[slot]) - 1
+            if hashes[index] == hash, actions[index] == action { return true }
+            slot = (slot + 1) & (table.count - 1)
+        }
         let text = Scenario.make(path: "walk.scenario", surveyPath: "survey", settings: settings, actions: [action]).text
         // Launch contexts are files a scenario names, not text it holds: they are not part of the round trip.
         var written = settings
@@ -165,7 +175,17 @@ private final class RoundTripCache {
         guard let parsed = try? ScenarioParser.parse(SourceFile(path: "walk.scenario", text: text)),
             parsed.actions == [action], parsed.settings == written
         else { return false }
-        if verified[hash] == nil { verified[hash] = action }
+        actions.append(action)
+        hashes.append(hash)
+        table[slot] = Int32(actions.count)
+        if actions.count * 2 > table.count {
+            table = [Int32](repeating: 0, count: table.count * 2)
+            for (index, hash) in hashes.enumerated() {
+                var free = Int(truncatingIfNeeded: hash) & (table.count - 1)
+                while table[free] != 0 { free = (free + 1) & (table.count - 1) }
+                table[free] = Int32(index + 1)
+            }
+        }
         return true
     }
 }
