@@ -68,8 +68,7 @@ final class FHIRC3PROSession: SurveySession {
         if let coverage = self.coverage {
             for question in coverage.layout.questionOfItem.compactMap({ $0 }) { coverage.recorder.question(question, shown: false) }
         }
-        var passed: [String] = []
-        if let first = step(after: nil, passing: &passed, recording: true) { enter(first) }
+        if let first = step(after: nil, recording: true) { enter(first) }
     }
 
     /// C3-PRO's errors beside the task, reported before the first step.
@@ -107,8 +106,7 @@ final class FHIRC3PROSession: SurveySession {
         if let submittableCache { return submittableCache }
         var submittable = false
         if let current, !needsAnswer(current) {
-            var passed: [String] = []
-            submittable = step(after: current, passing: &passed) == nil
+            submittable = step(after: current) == nil
         }
         submittableCache = submittable
         return submittable
@@ -128,8 +126,7 @@ final class FHIRC3PROSession: SurveySession {
     var otherActions: [Action] {
         guard let current else { return [] }
         var actions: [Action] = []
-        var passed: [String] = []
-        if step(before: current, passing: &passed) != nil { actions.append(.back) }
+        if step(before: current) != nil { actions.append(.back) }
         let step = task.steps[current]
         if step.isQuestion, step.isOptional { actions.append(.skip(question: nil)) }
         if answers[current]?.isEmpty == false, keptValue(current) == nil { actions.append(.clear(question: step.id)) }
@@ -179,8 +176,7 @@ final class FHIRC3PROSession: SurveySession {
         case .submit:
             return onCurrent(nil) { index in
                 if let missing = self.missingAnswer(index) { return StepResult(.rejected(missing)) }
-                var passed: [String] = []
-                if let after = self.step(after: index, passing: &passed) {
+                if let after = self.step(after: index) {
                     return StepResult(.rejected("Done is not shown: '\(self.task.steps[after].id)' comes after '\(self.task.steps[index].id)'"))
                 }
                 return self.forward(from: index, finishing: true)
@@ -258,17 +254,15 @@ final class FHIRC3PROSession: SurveySession {
 
     /// Next, Skip or Done: the step after, else the end of the task (when `finishing`).
     private func forward(from index: Int, finishing: Bool) -> StepResult {
-        var passed: [String] = []
-        var events: [TraceEvent] = []
-        if let after = step(after: index, passing: &passed, recording: true) {
-            if !passed.isEmpty { events.append(TraceEvent("skipped_by_enableWhen", detail: .array(passed.map(JSONValue.string)))) }
+        let after = step(after: index, recording: true)
+        guard after != nil || finishing else {
+            return StepResult(.rejected("'\(task.steps[index].id)' is the last step: its button is Done (submit)"))
+        }
+        var events = skipped((index + 1)..<(after ?? task.steps.count))
+        if let after {
             events += enter(after)
             return StepResult(.ok, events: events)
         }
-        guard finishing else {
-            return StepResult(.rejected("'\(task.steps[index].id)' is the last step: its button is Done (submit)"))
-        }
-        if !passed.isEmpty { events.append(TraceEvent("skipped_by_enableWhen", detail: .array(passed.map(JSONValue.string)))) }
         response = FHIRC3PROResponse.response(of: task, survey: survey, results: taskResult)
         coverage?.recorder.terminal(FHIRCoverageLayout.submittedCompleted)
         events.append(TraceEvent("submitted", detail: ["status": "completed"]))
@@ -279,13 +273,11 @@ final class FHIRC3PROSession: SurveySession {
     /// only the last path entry, then appends the step it lands on unless that is the new last entry: a Back
     /// that passes over steps leaves them on the path, and their results in the task result.
     private func back(from index: Int) -> StepResult {
-        var passed: [String] = []
-        guard let target = step(before: index, passing: &passed, recording: true) else {
+        guard let target = step(before: index, recording: true) else {
             return StepResult(.rejected("'\(task.steps[index].id)' is the first step: there is no Back"))
         }
         leave()
-        var events: [TraceEvent] = []
-        if !passed.isEmpty { events.append(TraceEvent("skipped_by_enableWhen", detail: .array(passed.map(JSONValue.string)))) }
+        var events = skipped(stride(from: index - 1, to: target, by: -1))
         if path.last?.step == target {
             // A new step view controller shows the step's last answers; its result replaces the entry's.
             showLastAnswers(of: target)
@@ -376,30 +368,30 @@ final class FHIRC3PROSession: SurveySession {
 
     // MARK: ConditionalOrderedTask
 
-    /// The first step after `index` (from the start for nil) whose requirements hold; the ids of the steps
-    /// passed over go to `passing`.
-    private func step(after index: Int?, passing: inout [String], recording: Bool = false) -> Int? {
-        for candidate in ((index ?? -1) + 1)..<task.steps.count {
-            if requirementsHold(candidate, recording: recording) { return candidate }
-            passing.append(task.steps[candidate].id)
-        }
+    /// The first step after `index` (from the start for nil) whose requirements hold; those between are
+    /// the steps passed over.
+    private func step(after index: Int?, recording: Bool = false) -> Int? {
+        for candidate in ((index ?? -1) + 1)..<task.steps.count where requirementsHold(candidate, recording: recording) { return candidate }
         return nil
     }
 
-    private func step(before index: Int, passing: inout [String], recording: Bool = false) -> Int? {
-        for candidate in stride(from: index - 1, through: 0, by: -1) {
-            if requirementsHold(candidate, recording: recording) { return candidate }
-            passing.append(task.steps[candidate].id)
-        }
+    private func step(before index: Int, recording: Bool = false) -> Int? {
+        for candidate in stride(from: index - 1, through: 0, by: -1) where requirementsHold(candidate, recording: recording) { return candidate }
         return nil
+    }
+
+    /// The event naming the steps a move passed over (in the order it tried them), if it passed over any.
+    private func skipped(_ steps: some Sequence<Int>) -> [TraceEvent] {
+        let ids = steps.map { JSONValue.string(task.steps[$0].id) }
+        return ids.isEmpty ? [] : [TraceEvent("skipped_by_enableWhen", detail: .array(ids))]
     }
 
     /// Whether every requirement of a step holds against the task result: one whose step has no result is
     /// satisfied; a result without an answer (skipped, an instruction step) fails. When `recording`, the
     /// step's own enableWhen is reported to coverage (where its ancestors' requirements hold).
     private func requirementsHold(_ index: Int, recording: Bool) -> Bool {
+        guard recording, let coverage else { return task.steps[index].requirements.allSatisfy { leaf($0) != .false } }
         let step = task.steps[index]
-        guard recording, let coverage else { return step.requirements.allSatisfy { leaf($0) != .false } }
         var holds = true
         var ownLeaves: [CoverageRecorder.LeafValue] = []
         var ancestorsHold = true
