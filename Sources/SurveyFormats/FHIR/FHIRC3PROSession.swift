@@ -213,7 +213,8 @@ final class FHIRC3PROSession: SurveySession {
     /// Whether Next (or Done) is disabled on a step: a question step needs an answer, optional or not (an
     /// optional one has Skip instead).
     private func needsAnswer(_ index: Int) -> Bool {
-        task.steps[index].format != nil && (answers[index] ?? []).isEmpty
+        guard answers[index]?.isEmpty ?? true else { return false }
+        return task.steps[index].isQuestion
     }
 
     /// Why Next (or Done) is disabled on a step, or nil (`needsAnswer`, in words).
@@ -362,8 +363,9 @@ final class FHIRC3PROSession: SurveySession {
     /// The answers of a step's result (`resultForIdentifier:` searches from the end: its last entry), or
     /// nil when it has no entry.
     private func result(of step: Int) -> [FHIR.Value]? {
-        guard entries[step] > 0, let entry = path.last(where: { $0.step == step }) else { return nil }
-        return researchKit.keepsResultPerVisit ? entry.answers : answers[step] ?? []
+        guard entries[step] > 0 else { return nil }
+        guard researchKit.keepsResultPerVisit else { return answers[step] ?? [] }
+        return path.last(where: { $0.step == step })?.answers
     }
 
     // MARK: ConditionalOrderedTask
