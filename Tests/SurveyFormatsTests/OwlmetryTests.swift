@@ -98,6 +98,24 @@ struct OwlmetryTests {
         #expect(loadErrors(text: Self.question(#"{"id": "q", "type": "nps", "title": "\uFEFF", "required": true}"#)).map(\.pointer) == ["/questions/0/title"])
     }
 
+    /// The SDK's trimming is Foundation's `trimmingCharacters(in: .whitespacesAndNewlines)`; the session skips
+    /// it for a text with nothing to trim and reads "answered" without trimming: both must agree with it.
+    @Test("the SDK's trim and its answered test agree with Foundation's trimming on every kind of text")
+    func sdkTrimmingMatchesFoundation() {
+        let blanks = ["", " ", "\t", "\n", "\r\n", "\u{0B}", "\u{0C}", "\u{85}", "\u{A0}", "\u{1680}", "\u{2000}", "\u{200A}", "\u{2028}", "\u{2029}", "\u{202F}", "\u{205F}", "\u{3000}"]
+        let others = ["a", "Nice!", "\u{FEFF}", "\u{200B}", "\u{180E}", "😀", "é", "e\u{301}", "\u{301}", "日本"]
+        var texts = blanks + others
+        for blank in blanks {
+            for other in others { texts += [blank + other, other + blank, blank + other + blank, other + blank + other] }
+        }
+        texts.append(String(repeating: "a", count: 5_001))
+        for text in texts {
+            let foundation = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(Array(Owlmetry.sdkTrimmed(text).unicodeScalars) == Array(foundation.unicodeScalars), "\(Array(text.unicodeScalars))")
+            #expect(Owlmetry.sdkTrimsAway(text) == foundation.isEmpty, "\(Array(text.unicodeScalars))")
+        }
+    }
+
     @Test("1 to 30 questions; 2 to 20 options")
     func counts() {
         let one = #"{"id": "q%d", "type": "nps", "title": "T", "required": false}"#

@@ -14,7 +14,7 @@ import SurveyCore
 
     /// Runs seeded walks and checks every step's evaluations against the bound; returns evaluations per step.
     private func walk(_ survey: SurveyNativeSurvey, steps: Int) -> Double {
-        var chooser = ActionChooser(survey: survey, settings: SessionSettings())
+        let chooser = ActionChooser(survey: survey, settings: SessionSettings())
         var total = 0
         var done = 0
         var walk = 0

@@ -45,6 +45,12 @@ final class FHIRC3PROSession: SurveySession {
     }
 
     private(set) var path: [Entry] = []
+    /// The hash of the path's steps up to each entry: the last is the visible fingerprint, kept as the path
+    /// grows and shrinks rather than worked out from the ids at every step.
+    private var pathHashes: [UInt64] = []
+    /// Whether Done shows, worked out when first asked for after an action (walks ask at every step, and it
+    /// looks through the steps after the current one).
+    private var submittableCache: Bool?
     /// How many entries each step has on the path.
     private var entries: [Int]
     /// Each step's last answers, on the path or not (its result under its identifier): what a revisit shows.
@@ -62,8 +68,7 @@ final class FHIRC3PROSession: SurveySession {
         if let coverage = self.coverage {
             for question in coverage.layout.questionOfItem.compactMap({ $0 }) { coverage.recorder.question(question, shown: false) }
         }
-        var passed: [String] = []
-        if let first = step(after: nil, passing: &passed, recording: true) { enter(first) }
+        if let first = step(after: nil, recording: true) { enter(first) }
     }
 
     /// C3-PRO's errors beside the task, reported before the first step.
@@ -92,11 +97,19 @@ final class FHIRC3PROSession: SurveySession {
 
     var currentVisiblePosition: Int? { current == nil ? nil : path.count - 1 }
 
+    var visibleFingerprint: UInt64 { pathHashes.last ?? Self.emptyPathHash }
+
+    private static let emptyPathHash: UInt64 = 0xC3_9A74
+
     /// Whether the forward button reads Done: no step after the current one, and it can move on.
     var isSubmittable: Bool {
-        guard let current, missingAnswer(current) == nil else { return false }
-        var passed: [String] = []
-        return step(after: current, passing: &passed) == nil
+        if let submittableCache { return submittableCache }
+        var submittable = false
+        if let current, !needsAnswer(current) {
+            submittable = step(after: current) == nil
+        }
+        submittableCache = submittable
+        return submittable
     }
 
     /// Over once Done built the response, when ResearchKit threw while building the task, or when the task
@@ -113,8 +126,7 @@ final class FHIRC3PROSession: SurveySession {
     var otherActions: [Action] {
         guard let current else { return [] }
         var actions: [Action] = []
-        var passed: [String] = []
-        if step(before: current, passing: &passed) != nil { actions.append(.back) }
+        if step(before: current) != nil { actions.append(.back) }
         let step = task.steps[current]
         if step.isQuestion, step.isOptional { actions.append(.skip(question: nil)) }
         if answers[current]?.isEmpty == false, keptValue(current) == nil { actions.append(.clear(question: step.id)) }
@@ -124,6 +136,8 @@ final class FHIRC3PROSession: SurveySession {
     // MARK: actions
 
     func perform(_ action: Action) -> StepResult {
+        submittableCache = nil
+        defer { submittableCache = nil }
         if let failure = task.buildFailure {
             return StepResult(.rejected("the app stops before the task shows: \(failure.message)"))
         }
@@ -162,8 +176,7 @@ final class FHIRC3PROSession: SurveySession {
         case .submit:
             return onCurrent(nil) { index in
                 if let missing = self.missingAnswer(index) { return StepResult(.rejected(missing)) }
-                var passed: [String] = []
-                if let after = self.step(after: index, passing: &passed) {
+                if let after = self.step(after: index) {
                     return StepResult(.rejected("Done is not shown: '\(self.task.steps[after].id)' comes after '\(self.task.steps[index].id)'"))
                 }
                 return self.forward(from: index, finishing: true)
@@ -197,11 +210,17 @@ final class FHIRC3PROSession: SurveySession {
         return body(current)
     }
 
-    /// Why Next (or Done) is disabled on a step, or nil: a question step needs an answer, optional or not
-    /// (an optional one has Skip instead).
+    /// Whether Next (or Done) is disabled on a step: a question step needs an answer, optional or not (an
+    /// optional one has Skip instead).
+    private func needsAnswer(_ index: Int) -> Bool {
+        guard answers[index]?.isEmpty ?? true else { return false }
+        return task.steps[index].isQuestion
+    }
+
+    /// Why Next (or Done) is disabled on a step, or nil (`needsAnswer`, in words).
     private func missingAnswer(_ index: Int) -> String? {
+        guard needsAnswer(index) else { return nil }
         let step = task.steps[index]
-        guard step.isQuestion, (answers[index] ?? []).isEmpty else { return nil }
         if case .scale(let scale)? = step.format {
             let why =
                 scale.preset == nil
@@ -236,17 +255,15 @@ final class FHIRC3PROSession: SurveySession {
 
     /// Next, Skip or Done: the step after, else the end of the task (when `finishing`).
     private func forward(from index: Int, finishing: Bool) -> StepResult {
-        var passed: [String] = []
-        var events: [TraceEvent] = []
-        if let after = step(after: index, passing: &passed, recording: true) {
-            if !passed.isEmpty { events.append(TraceEvent("skipped_by_enableWhen", detail: .array(passed.map(JSONValue.string)))) }
+        let after = step(after: index, recording: true)
+        guard after != nil || finishing else {
+            return StepResult(.rejected("'\(task.steps[index].id)' is the last step: its button is Done (submit)"))
+        }
+        var events = skipped((index + 1)..<(after ?? task.steps.count))
+        if let after {
             events += enter(after)
             return StepResult(.ok, events: events)
         }
-        guard finishing else {
-            return StepResult(.rejected("'\(task.steps[index].id)' is the last step: its button is Done (submit)"))
-        }
-        if !passed.isEmpty { events.append(TraceEvent("skipped_by_enableWhen", detail: .array(passed.map(JSONValue.string)))) }
         response = FHIRC3PROResponse.response(of: task, survey: survey, results: taskResult)
         coverage?.recorder.terminal(FHIRCoverageLayout.submittedCompleted)
         events.append(TraceEvent("submitted", detail: ["status": "completed"]))
@@ -257,13 +274,11 @@ final class FHIRC3PROSession: SurveySession {
     /// only the last path entry, then appends the step it lands on unless that is the new last entry: a Back
     /// that passes over steps leaves them on the path, and their results in the task result.
     private func back(from index: Int) -> StepResult {
-        var passed: [String] = []
-        guard let target = step(before: index, passing: &passed, recording: true) else {
+        guard let target = step(before: index, recording: true) else {
             return StepResult(.rejected("'\(task.steps[index].id)' is the first step: there is no Back"))
         }
         leave()
-        var events: [TraceEvent] = []
-        if !passed.isEmpty { events.append(TraceEvent("skipped_by_enableWhen", detail: .array(passed.map(JSONValue.string)))) }
+        var events = skipped(stride(from: index - 1, to: target, by: -1))
         if path.last?.step == target {
             // A new step view controller shows the step's last answers; its result replaces the entry's.
             showLastAnswers(of: target)
@@ -285,6 +300,7 @@ final class FHIRC3PROSession: SurveySession {
     @discardableResult
     private func enter(_ index: Int) -> [TraceEvent] {
         path.append(Entry(step: index, answers: []))
+        pathHashes.append(StableHash.mix((pathHashes.last ?? Self.emptyPathHash) ^ UInt64(index)))
         entries[index] += 1
         if entries[index] == 1 { reportShown(index, true) }
         showLastAnswers(of: index)
@@ -326,6 +342,7 @@ final class FHIRC3PROSession: SurveySession {
     /// Removes the path's last entry.
     private func leave() {
         let left = path.removeLast()
+        pathHashes.removeLast()
         entries[left.step] -= 1
         if entries[left.step] == 0 { reportShown(left.step, false) }
     }
@@ -346,45 +363,42 @@ final class FHIRC3PROSession: SurveySession {
     /// The answers of a step's result (`resultForIdentifier:` searches from the end: its last entry), or
     /// nil when it has no entry.
     private func result(of step: Int) -> [FHIR.Value]? {
-        guard entries[step] > 0, let entry = path.last(where: { $0.step == step }) else { return nil }
-        return researchKit.keepsResultPerVisit ? entry.answers : answers[step] ?? []
+        guard entries[step] > 0 else { return nil }
+        guard researchKit.keepsResultPerVisit else { return answers[step] ?? [] }
+        return path.last(where: { $0.step == step })?.answers
     }
 
     // MARK: ConditionalOrderedTask
 
-    /// The first step after `index` (from the start for nil) whose requirements hold; the ids of the steps
-    /// passed over go to `passing`.
-    private func step(after index: Int?, passing: inout [String], recording: Bool = false) -> Int? {
-        for candidate in ((index ?? -1) + 1)..<task.steps.count {
-            if requirementsHold(candidate, recording: recording) { return candidate }
-            passing.append(task.steps[candidate].id)
-        }
+    /// The first step after `index` (from the start for nil) whose requirements hold; those between are
+    /// the steps passed over.
+    private func step(after index: Int?, recording: Bool = false) -> Int? {
+        for candidate in ((index ?? -1) + 1)..<task.steps.count where requirementsHold(candidate, recording: recording) { return candidate }
         return nil
     }
 
-    private func step(before index: Int, passing: inout [String], recording: Bool = false) -> Int? {
-        for candidate in stride(from: index - 1, through: 0, by: -1) {
-            if requirementsHold(candidate, recording: recording) { return candidate }
-            passing.append(task.steps[candidate].id)
-        }
+    private func step(before index: Int, recording: Bool = false) -> Int? {
+        for candidate in stride(from: index - 1, through: 0, by: -1) where requirementsHold(candidate, recording: recording) { return candidate }
         return nil
+    }
+
+    /// The event naming the steps a move passed over (in the order it tried them), if it passed over any.
+    private func skipped(_ steps: some Sequence<Int>) -> [TraceEvent] {
+        let ids = steps.map { JSONValue.string(task.steps[$0].id) }
+        return ids.isEmpty ? [] : [TraceEvent("skipped_by_enableWhen", detail: .array(ids))]
     }
 
     /// Whether every requirement of a step holds against the task result: one whose step has no result is
     /// satisfied; a result without an answer (skipped, an instruction step) fails. When `recording`, the
     /// step's own enableWhen is reported to coverage (where its ancestors' requirements hold).
     private func requirementsHold(_ index: Int, recording: Bool) -> Bool {
+        guard recording, let coverage else { return task.steps[index].requirements.allSatisfy { leaf($0) != .false } }
         let step = task.steps[index]
         var holds = true
         var ownLeaves: [CoverageRecorder.LeafValue] = []
         var ancestorsHold = true
         for requirement in step.requirements {
-            let value: CoverageRecorder.LeafValue
-            if let source = requirement.step, let answers = result(of: source) {
-                value = FHIRC3PRORules.holds(requirement.expected, answers: answers) ? .true : .false
-            } else {
-                value = .unansweredTrue
-            }
+            let value = leaf(requirement)
             if requirement.owner == step.item {
                 ownLeaves.append(value)
             } else if value == .false {
@@ -392,10 +406,16 @@ final class FHIRC3PROSession: SurveySession {
             }
             if value == .false { holds = false }
         }
-        if recording, let coverage, ancestorsHold, !ownLeaves.isEmpty, let decision = coverage.layout.decisionOfItem[step.item] {
+        if ancestorsHold, !ownLeaves.isEmpty, let decision = coverage.layout.decisionOfItem[step.item] {
             coverage.recorder.decision(decision, outcome: !ownLeaves.contains(.false), leaves: ownLeaves)
         }
         return holds
+    }
+
+    /// How one requirement reads the task result now.
+    private func leaf(_ requirement: FHIRC3PROTask.Requirement) -> CoverageRecorder.LeafValue {
+        guard let source = requirement.step, let answers = result(of: source) else { return .unansweredTrue }
+        return FHIRC3PRORules.holds(requirement.expected, answers: answers) ? .true : .false
     }
 
     // MARK: what the checks and properties read
@@ -415,13 +435,19 @@ final class FHIRC3PROSession: SurveySession {
 
     /// The session's invariant: the step on screen is the path's last entry and its entry holds its answers;
     /// no entry repeats the one before it (ResearchKit appends only a step that differs from the last); the
-    /// entry counts match the path.
+    /// entry counts and the fingerprint match the path.
     func invariantViolation() -> String? {
         if let last = path.last, last.answers != (answers[last.step] ?? []) { return "the step on screen '\(task.steps[last.step].id)' reports other answers than it shows" }
         if zip(path, path.dropFirst()).contains(where: { $0.step == $1.step }) { return "a step follows itself on the path" }
         var counted = Array(repeating: 0, count: task.steps.count)
         for entry in path { counted[entry.step] += 1 }
         if counted != entries { return "the path's entry counts are out of date" }
+        var hash = Self.emptyPathHash
+        for (entry, kept) in zip(path, pathHashes) {
+            hash = StableHash.mix(hash ^ UInt64(entry.step))
+            if kept != hash { return "the path's fingerprint is out of date" }
+        }
+        if pathHashes.count != path.count { return "the path's fingerprint is out of date" }
         return nil
     }
 }

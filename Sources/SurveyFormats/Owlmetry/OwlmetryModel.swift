@@ -87,8 +87,18 @@ public enum Owlmetry {
     }
 
     /// What the Swift SDK sends for a text: `trimmingCharacters(in: .whitespacesAndNewlines)`
-    /// (`OwlQuestionnaireAnswerStore.collected`); empty means unanswered (`isAnswered`).
+    /// (`OwlQuestionnaireAnswerStore.collected`). A text that neither starts nor ends with one of those
+    /// characters comes back as it is, without Foundation's trimming (slow, and asked for at every step).
     static func sdkTrimmed(_ text: String) -> String {
-        text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return text }
+        if !sdkBlanks.contains(first), !sdkBlanks.contains(last) { return text }
+        return text.trimmingCharacters(in: sdkBlanks)
     }
+
+    /// Whether the SDK trims a text to nothing (`isAnswered` is false): every character is one it trims.
+    static func sdkTrimsAway(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy(sdkBlanks.contains)
+    }
+
+    private static let sdkBlanks = CharacterSet.whitespacesAndNewlines
 }

@@ -77,7 +77,18 @@ final class OwlmetrySession: SurveySession {
     /// One question per page: the page's question, nothing else.
     var visibleQuestions: [String] { currentQuestion.map { [$0] } ?? [] }
 
+    // The cheap views walks read at every step, from the page alone.
+
+    var visibleCount: Int { page == nil ? 0 : 1 }
+
+    func visibleQuestion(at position: Int) -> String { survey.questions[page ?? 0].id }
+
     func visibleQuestionIndex(at position: Int) -> Int { page ?? 0 }
+
+    var currentVisiblePosition: Int? { page == nil ? nil : 0 }
+
+    /// The page shown (question ids are unique, so the page tells the list).
+    var visibleFingerprint: UInt64 { StableHash.mix(0x0471_5EED ^ UInt64(page.map { $0 + 1 } ?? 0)) }
 
     /// The last page with every required question answered: Submit is enabled and passes `hasAllRequired`.
     var isSubmittable: Bool {
@@ -120,7 +131,7 @@ final class OwlmetrySession: SurveySession {
     func isAnswered(_ question: Owlmetry.Question) -> Bool {
         switch store[question.id] {
         case nil, .null?: false
-        case .string(let text)? where question.type == .text: !Owlmetry.sdkTrimmed(text).isEmpty
+        case .string(let text)? where question.type == .text: !Owlmetry.sdkTrimsAway(text)
         case .array(let elements)?: !elements.isEmpty
         default: true
         }

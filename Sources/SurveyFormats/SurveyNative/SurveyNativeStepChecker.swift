@@ -17,22 +17,23 @@ final class SurveyNativeStepChecker: StepChecker {
             return [Finding(.engineError, "session-type", "a SurveyNative survey made a session of another format")]
         }
         var findings: [Finding] = []
-        let state = session.state
-        if state.active < lastActive {
-            findings.append(Finding(.engineError, "active-only-moves-forward", "the active question went back from index \(lastActive) to \(state.active)"))
+        // Read in place: a copy of the state would retain and release each of its lists at every step.
+        let active = session.state.active, showSubmit = session.state.showSubmit, answeredCount = session.state.answeredCount
+        if active < lastActive {
+            findings.append(Finding(.engineError, "active-only-moves-forward", "the active question went back from index \(lastActive) to \(active)"))
         }
-        if submitShown && !state.showSubmit {
+        if submitShown && !showSubmit {
             findings.append(Finding(.engineError, "submit-stays-shown", "Submit disappeared after it was shown"))
         }
-        if state.answeredCount < answered {
-            findings.append(Finding(.engineError, "answers-never-cleared", "\(answered - state.answeredCount) answer(s) vanished"))
+        if answeredCount < answered {
+            findings.append(Finding(.engineError, "answers-never-cleared", "\(answered - answeredCount) answer(s) vanished"))
         }
-        if !state.showSubmit, !state.visible[session.activeSlot], !state.skipped[state.active] {
+        if !showSubmit, !session.state.visible[session.activeSlot], !session.state.skipped[active] {
             findings.append(Finding(.engineError, "current-is-visible", "the current question '\(survey.questions[session.activeSlot].id)' is not visible"))
         }
-        lastActive = state.active
-        submitShown = state.showSubmit
-        answered = state.answeredCount
+        lastActive = active
+        submitShown = showSubmit
+        answered = answeredCount
 
         for event in result.events where event.name == "dead_end" {
             let question = event.detail?.objectValue?["question"]?.stringValue
@@ -52,7 +53,7 @@ final class SurveyNativeStepChecker: StepChecker {
                     question: question))
         }
         if action == .submit, result.outcome == .ok {
-            for (slot, answer) in state.answers.enumerated() where answer != nil && !state.visible[slot] {
+            for (slot, answer) in session.state.answers.enumerated() where answer != nil && !session.state.visible[slot] {
                 let id = survey.questions[slot].id
                 findings.append(
                     Finding(

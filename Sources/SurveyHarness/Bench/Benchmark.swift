@@ -81,7 +81,7 @@ public struct Benchmark {
         while done < 1_000_000 {
             var stream = ChoiceStream(generator: SplitMix64(seed: SplitMix64.walkSeed(1, walk: walk)))
             let outcome = walker.walk(&stream)
-            paths.insert(StableHash.of(outcome.actions.map(ScenarioSyntax.text(of:))))
+            paths.insert(outcome.path)
             done += outcome.actions.count
             walk += 1
             if at100k == 0, done >= 100_000 { at100k = ProcessMeter.memory()?.resident ?? 0 }

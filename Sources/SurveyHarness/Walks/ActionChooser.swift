@@ -8,8 +8,8 @@ public struct ActionChooser {
     public let survey: any Survey
     public let settings: SessionSettings
     private let hostConditionKeys: [String]
-    /// Candidate values, computed once per walk run.
-    private let candidates: CandidateCache
+    /// Candidate values and their hashes, worked out once per chooser (its walker's Submit check reads them too).
+    let candidates: CandidateCache
 
     public init(survey: any Survey, settings: SessionSettings) {
         self.survey = survey
@@ -18,7 +18,13 @@ public struct ActionChooser {
         self.candidates = CandidateCache(survey: survey, settings: settings)
     }
 
-    public mutating func choose(in session: any SurveySession, stream: inout ChoiceStream) -> Action {
+    public func choose(in session: any SurveySession, stream: inout ChoiceStream) -> Action {
+        choice(in: session, stream: &stream).action
+    }
+
+    /// The action chosen with its stable hash (`StableHash.of(action)`), which walks count paths and cache
+    /// their checks by: an answer's comes from its candidate value's hash, kept with the value.
+    func choice(in session: any SurveySession, stream: inout ChoiceStream) -> (action: Action, hash: UInt64) {
         let visibleCount = session.visibleCount
         let position = session.currentVisiblePosition
         // Weights of the kinds available now, in a fixed order (lower choices are plainer actions).
@@ -32,14 +38,18 @@ public struct ActionChooser {
         var pick = stream.draw(answerCurrent + next + editEarlier + submit + custom + other)
         if pick < answerCurrent { return answer(among: position!..<visibleCount, in: session, stream: &stream) }
         pick -= answerCurrent
-        if pick < next { return .next(question: nil) }
+        if pick < next { return hashed(.next(question: nil)) }
         pick -= next
         if pick < editEarlier { return answer(among: 0..<(position ?? visibleCount), in: session, stream: &stream) }
         pick -= editEarlier
-        if pick < submit { return .submit }
+        if pick < submit { return hashed(.submit) }
         pick -= submit
-        if pick < custom { return hostCondition(stream: &stream) }
-        return session.otherAction(at: stream.draw(others))
+        if pick < custom { return hashed(hostCondition(stream: &stream)) }
+        return hashed(session.otherAction(at: stream.draw(others)))
+    }
+
+    private func hashed(_ action: Action) -> (action: Action, hash: UInt64) {
+        (action, StableHash.of(action))
     }
 
     /// A host condition set one way or the other.
@@ -49,11 +59,12 @@ public struct ActionChooser {
     }
 
     /// An answer to one of the visible questions at these positions.
-    private mutating func answer(among positions: Range<Int>, in session: any SurveySession, stream: inout ChoiceStream) -> Action {
+    private func answer(among positions: Range<Int>, in session: any SurveySession, stream: inout ChoiceStream) -> (action: Action, hash: UInt64) {
         // The id as the session shows it (a repeat instance's own id), the values of the item it is one of.
         let (question, index) = session.visibleEntry(at: positions.lowerBound + stream.draw(positions.count))
-        let values = candidates.values(ofQuestionAt: index)
-        guard !values.isEmpty else { return .next(question: nil) }
-        return .answer(question: question, value: values[stream.draw(values.count)])
+        let candidates = candidates.entry(index)
+        guard !candidates.values.isEmpty else { return hashed(.next(question: nil)) }
+        let chosen = stream.draw(candidates.values.count)
+        return (.answer(question: question, value: candidates.values[chosen]), StableHash.answer(question, valueHash: candidates.hashes[chosen]))
     }
 }

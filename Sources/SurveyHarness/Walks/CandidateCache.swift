@@ -1,13 +1,15 @@
 import SurveyCore
 
 /// The candidate values of each question of a survey (`Survey.candidateValues`), worked out when a question
-/// is first asked about and kept: walks and the Submit check ask about the same questions step after step.
+/// is first asked about and kept with their stable hashes: walks and the Submit check ask about the same
+/// questions step after step, and a walk hashes every answer it chooses. One cache serves a walker's chooser
+/// and its Submit check, so it is shared by reference.
 final class CandidateCache {
     let survey: any Survey
     let settings: SessionSettings
     private let questionIDs: [String]
     /// By index in `questionIDs`.
-    private var known: [[JSONValue]?]
+    private var known: [(values: [JSONValue], hashes: [UInt64])?]
 
     init(survey: any Survey, settings: SessionSettings) {
         self.survey = survey
@@ -18,9 +20,15 @@ final class CandidateCache {
 
     /// The candidate values of the question at `index` in the survey's `questionIDs`.
     func values(ofQuestionAt index: Int) -> [JSONValue] {
-        if let values = known[index] { return values }
+        entry(index).values
+    }
+
+    /// Those values with the stable hash of each (`StableHash.of(_: JSONValue)`).
+    func entry(_ index: Int) -> (values: [JSONValue], hashes: [UInt64]) {
+        if let entry = known[index] { return entry }
         let values = survey.candidateValues(for: questionIDs[index], settings: settings)
-        known[index] = values
-        return values
+        let entry = (values, values.map(StableHash.of))
+        known[index] = entry
+        return entry
     }
 }

@@ -89,8 +89,13 @@ public struct Fuzzer {
             result.walks += 1
             result.steps += outcome.actions.count
             if outcome.submitted { result.submitted += 1 }
-            paths.insert(StableHash.of(outcome.actions.map(ScenarioSyntax.text(of:))))
-            visibleLists.formUnion(outcome.visibleLists)
+            paths.insert(outcome.path)
+            // A visible list stays as it was over most steps: each is looked up once where it changes.
+            var previous: UInt64?
+            for list in outcome.visibleLists where list != previous {
+                visibleLists.insert(list)
+                previous = list
+            }
             var seenInWalk: Set<String> = []
             for (step, finding) in outcome.findings where seenInWalk.insert(finding.key).inserted {
                 counts[finding.key, default: 0] += 1

@@ -13,6 +13,9 @@ public struct Shrinker {
     let actionsOf: ([[Int]]) -> [Action]
     /// At most this many replays.
     var budget = 4_000
+    /// What each recording tried so far gave: passes after an improvement try many of the same candidates
+    /// again, and a walk replays the same way each time (a tried one still counts against the budget).
+    var tried: [[[Int]]: Bool] = [:]
 
     public mutating func shrink(_ choices: [[Int]], failedAt step: Int) -> (choices: [[Int]], actions: [Action]) {
         var best = Array(choices.prefix(step + 1))
@@ -67,7 +70,10 @@ public struct Shrinker {
 
     private mutating func attempt(_ candidate: [[Int]]) -> Bool {
         budget -= 1
-        return failsWithChoices(candidate)
+        if let known = tried[candidate] { return known }
+        let fails = failsWithChoices(candidate)
+        tried[candidate] = fails
+        return fails
     }
 }
 

@@ -16,7 +16,7 @@ public struct Walker {
     public var recordsViews = false
     /// Where walk sessions report the branches they take, if anywhere.
     public var coverage: CoverageRecorder?
-    private var chooser: ActionChooser
+    private let chooser: ActionChooser
     /// Actions already shown to read back unchanged from their scenario line.
     private let roundTripped = RoundTripCache()
 
@@ -48,16 +48,17 @@ public struct Walker {
         public var views: [UInt64] = []
         /// The fingerprint of the visible list after each step (recorded only when asked for statistics).
         public var visibleLists: [UInt64] = []
+        /// A stable hash of the actions taken, in order: walks that took the same actions have the same one.
+        public var path: UInt64 = 0x9A74
     }
 
     /// A walk whose actions are chosen from `stream`.
     public mutating func walk(_ stream: inout ChoiceStream) -> Outcome {
-        var chooser = self.chooser
+        let chooser = chooser  // captured once, not copied out of the walker at every step
         var outcome = run { session in
             guard stream.beginStep() else { return nil }
-            return chooser.choose(in: session, stream: &stream)
+            return chooser.choice(in: session, stream: &stream)
         }
-        self.chooser = chooser  // keeps the candidate values computed so far
         outcome.recording = stream.recording
         return outcome
     }
@@ -65,19 +66,25 @@ public struct Walker {
     /// The same checks on a fixed list of actions (for shrinking a walk action by action).
     public func check(_ actions: [Action]) -> Outcome {
         var remaining = actions[...]
-        return run { _ in remaining.popFirst() }
+        return run { _ in remaining.popFirst().map { ($0, StableHash.of($0)) } }
     }
 
-    private func run(_ nextAction: (any SurveySession) -> Action?) -> Outcome {
+    /// Runs a walk whose next action (with its stable hash) `nextAction` gives, until it gives none.
+    private func run(_ nextAction: (any SurveySession) -> (action: Action, hash: UInt64)?) -> Outcome {
         let session = survey.makeSession(settings, coverage: coverage)
         let checker = builtInProperties ? survey.makeStepChecker() : nil
+        let checksWholeWalk = builtInProperties && wholeWalkChecks
         var outcome = Outcome()
         outcome.actions.reserveCapacity(min(maxSteps, 128))
         var outcomes: [SurveyCore.Outcome] = []
+        // The first action that does not read back from its scenario line, checked as the walk goes.
+        var unreadable: Action?
         for step in 0..<maxSteps {
-            guard let action = nextAction(session) else { break }
+            guard let (action, hash) = nextAction(session) else { break }
             let result = session.perform(action)
             outcome.actions.append(action)
+            outcome.path = StableHash.mix(outcome.path ^ hash)
+            if checksWholeWalk, unreadable == nil, !roundTripped.readsBack(action, hash: hash, settings: settings) { unreadable = action }
             if checker != nil || recordsViews { outcome.views.append(session.viewFingerprint) }
             if recordsViews { outcome.visibleLists.append(session.visibleFingerprint) }
             if let checker {
@@ -103,9 +110,9 @@ public struct Walker {
         if let checker {
             for finding in checker.finish(session) { outcome.findings.append((max(0, outcome.actions.count - 1), finding)) }
         }
-        if builtInProperties, wholeWalkChecks {
+        if checksWholeWalk {
             let last = max(0, outcome.actions.count - 1)
-            for finding in wholeWalkFindings(outcome, outcomes: outcomes, session: session) { outcome.findings.append((last, finding)) }
+            for finding in wholeWalkFindings(outcome, outcomes: outcomes, unreadable: unreadable, session: session) { outcome.findings.append((last, finding)) }
         }
         return outcome
     }
@@ -116,7 +123,7 @@ public struct Walker {
         return Set(answers.map(\.question))
     }
 
-    private func wholeWalkFindings(_ outcome: Outcome, outcomes: [SurveyCore.Outcome], session: any SurveySession) -> [Finding] {
+    private func wholeWalkFindings(_ outcome: Outcome, outcomes: [SurveyCore.Outcome], unreadable: Action?, session: any SurveySession) -> [Finding] {
         var findings: [Finding] = []
         // Replaying the same actions gives the same trace.
         let replay = survey.makeSession(settings)
@@ -128,12 +135,12 @@ public struct Walker {
             }
         }
         // The walk printed as a scenario reads back as the same actions: a scenario is one action a line,
-        // so each distinct action is printed and read back once.
-        if let action = outcome.actions.first(where: { !roundTripped.readsBack($0, settings: settings) }) {
+        // so each distinct action is printed and read back once (as the walk goes).
+        if let action = unreadable {
             findings.append(
                 Finding(.engineError, "scenario-round-trip", "'\(ScenarioSyntax.text(of: action))' does not read back as the same action from a scenario"))
         }
-        if !outcome.submitted, let stuck = SubmitFinder(survey: survey, settings: settings).stuckQuestion(continuing: session) {
+        if !outcome.submitted, let stuck = SubmitFinder(survey: survey, settings: settings, candidates: chooser.candidates).stuckQuestion(continuing: session) {
             findings.append(
                 Finding(
                     .hazard, "submit-unreachable",
@@ -143,12 +150,24 @@ public struct Walker {
     }
 }
 
-/// Which actions have been printed as a scenario line and read back unchanged.
+/// Which actions have been printed as a scenario line and read back unchanged. Looked up at every step, so
+/// by the action's stable hash in a table of its own (open addressing: the hash is already mixed), and only
+/// then compared as a whole; an action whose hash another holds is printed and read back each time.
 private final class RoundTripCache {
-    private var verified: Set<Action> = []
+    /// The actions verified, with their hashes.
+    @exclusivity(unchecked) private var actions: [Action] = []
+    @exclusivity(unchecked) private var hashes: [UInt64] = []
+    /// By hash: 1 + the index of an action verified, or 0 for a free slot; never more than half full.
+    @exclusivity(unchecked) private var table = [Int32](repeating: 0, count: 64)
 
-    func readsBack(_ action: Action, settings: SessionSettings) -> Bool {
-        if verified.contains(action) { return true }
+    /// Whether the action, whose stable hash is `hash`, reads back from its line.
+    func readsBack(_ action: Action, hash: UInt64, settings: SessionSettings) -> Bool {
+        var slot = Int(truncatingIfNeeded: hash) & (table.count - 1)
+        while table[slot] != 0 {
+            let index = Int(table[slot]) - 1
+            if hashes[index] == hash, actions[index] == action { return true }
+            slot = (slot + 1) & (table.count - 1)
+        }
         let text = Scenario.make(path: "walk.scenario", surveyPath: "survey", settings: settings, actions: [action]).text
         // Launch contexts are files a scenario names, not text it holds: they are not part of the round trip.
         var written = settings
@@ -156,7 +175,17 @@ private final class RoundTripCache {
         guard let parsed = try? ScenarioParser.parse(SourceFile(path: "walk.scenario", text: text)),
             parsed.actions == [action], parsed.settings == written
         else { return false }
-        verified.insert(action)
+        actions.append(action)
+        hashes.append(hash)
+        table[slot] = Int32(actions.count)
+        if actions.count * 2 > table.count {
+            table = [Int32](repeating: 0, count: table.count * 2)
+            for (index, hash) in hashes.enumerated() {
+                var free = Int(truncatingIfNeeded: hash) & (table.count - 1)
+                while table[free] != 0 { free = (free + 1) & (table.count - 1) }
+                table[free] = Int32(index + 1)
+            }
+        }
         return true
     }
 }
@@ -168,10 +197,17 @@ private final class RoundTripCache {
 struct SubmitFinder {
     let survey: any Survey
     let settings: SessionSettings
+    /// The candidate values tried, kept from one search to the next (a walker shares its chooser's).
+    let candidates: CandidateCache
+
+    init(survey: any Survey, settings: SessionSettings, candidates: CandidateCache? = nil) {
+        self.survey = survey
+        self.settings = settings
+        self.candidates = candidates ?? CandidateCache(survey: survey, settings: settings)
+    }
 
     /// nil when Submit shows (or was tapped); otherwise the question the session cannot get past.
     func stuckQuestion(continuing session: any SurveySession) -> String? {
-        let candidates = CandidateCache(survey: survey, settings: settings)
         let limit = survey.questionIDs.count * 4 + 8
         for _ in 0..<limit {
             if session.isSubmittable || session.hasEnded { return nil }

@@ -1,0 +1,37 @@
+import SurveyCore
+import Testing
+
+/// Walks count distinct paths and cache the actions they have read back by these hashes: equal actions
+/// must hash alike, and the actions of a walk apart.
+@Suite struct StableHashTests {
+    @Test("equal values hash alike: an object's members in any order, 0 and -0")
+    func equalValuesHashAlike() {
+        let one: JSONValue = .object(["a": 1, "b": ["x", true], "c": .null])
+        let other: JSONValue = .object(["c": .null, "b": ["x", true], "a": 1])
+        #expect(one == other)
+        #expect(StableHash.of(one) == StableHash.of(other))
+        #expect(StableHash.of(JSONValue.number(0)) == StableHash.of(JSONValue.number(-0.0)))
+    }
+
+    @Test("the same answer hashes alike from its value's hash as from the whole action, and is the same in every run")
+    func answersFromTheirValueHash() {
+        let value: JSONValue = ["Pop", "Rock"]
+        #expect(StableHash.answer("music", valueHash: StableHash.of(value)) == StableHash.of(Action.answer(question: "music", value: value)))
+        // Pinned: a stable hash must not depend on the process (Swift's own hashing is seeded per process).
+        #expect(StableHash.of(Action.answer(question: "music", value: value)) == StableHash.of(Action.answer(question: "music", value: ["Pop", "Rock"])))
+        #expect(StableHash.of(Action.submit) == StableHash.mix(6))
+    }
+
+    @Test("actions that differ in kind, question or value hash apart")
+    func differentActionsHashApart() {
+        let actions: [Action] = [
+            .answer(question: "a", value: "1"), .answer(question: "a", value: 1), .answer(question: "b", value: "1"), .answer(question: "a", value: ["1"]),
+            .answer(question: "a", value: .object(["1": .null])), .answer(question: "a", value: .null), .answer(question: "a", value: false),
+            .clear(question: "a"), .next(question: nil), .next(question: "a"), .back, .goto(question: "a"), .submit,
+            .hostCondition(key: "a", outcome: true), .hostCondition(key: "a", outcome: false), .add(group: "a"), .remove(instance: "a#1"),
+            .skip(question: nil), .skip(question: "a"), .app(.launch), .app(.foreground), .app(.wait(seconds: 60)), .app(.wait(seconds: 61)),
+            .app(.consent(.accept)), .app(.consent(.never)), .app(.quit), .app(.resume),
+        ]
+        #expect(Set(actions.map(StableHash.of)).count == actions.count)
+    }
+}
