@@ -49,6 +49,24 @@ public enum FHIR {
 
         var isNumber: Bool { self == .integer || self == .decimal }
 
+        /// The member a value of this type is written under: `valueCoding` and so on.
+        var memberKey: String {
+            switch self {
+            case .boolean: "valueBoolean"
+            case .decimal: "valueDecimal"
+            case .integer: "valueInteger"
+            case .date: "valueDate"
+            case .dateTime: "valueDateTime"
+            case .time: "valueTime"
+            case .string: "valueString"
+            case .uri: "valueUri"
+            case .coding: "valueCoding"
+            case .quantity: "valueQuantity"
+            case .reference: "valueReference"
+            case .attachment: "valueAttachment"
+            }
+        }
+
         /// The JavaScript type LHC-Forms holds such a value as: "number", "string", "boolean" or "object".
         var javaScriptKind: String {
             switch self {
@@ -71,7 +89,7 @@ public enum FHIR {
         }
 
         /// `valueCoding: {...}` and so on, as a response answer holds it.
-        public var member: (key: String, value: JSONValue) { ("value" + type.rawValue, json) }
+        public var member: (key: String, value: JSONValue) { (type.memberKey, json) }
     }
 
     /// `enableWhen.operator` (R4 value set questionnaire-enable-operator).

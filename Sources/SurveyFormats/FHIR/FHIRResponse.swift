@@ -5,13 +5,30 @@ struct FHIRResponseInput {
     let survey: FHIRSurvey
     let tree: FHIRInstanceTree
     let enablement: [Bool]
-    let answers: [String: [FHIR.Value]]
+    /// Each instance's answers, by its position in the tree (kept whether or not it is enabled).
+    let answersByPosition: [[FHIR.Value]]
     let today: CalendarDate
+
+    init(survey: FHIRSurvey, tree: FHIRInstanceTree, enablement: [Bool], answersByPosition: [[FHIR.Value]], today: CalendarDate) {
+        self.survey = survey
+        self.tree = tree
+        self.enablement = enablement
+        self.answersByPosition = answersByPosition
+        self.today = today
+    }
+
+    /// The same with the answers by instance id.
+    init(survey: FHIRSurvey, tree: FHIRInstanceTree, enablement: [Bool], answers: [String: [FHIR.Value]], today: CalendarDate) {
+        var byPosition = [[FHIR.Value]](repeating: [], count: tree.instances.count)
+        for (id, values) in answers {
+            if let position = tree.indexByID[id] { byPosition[position] = values }
+        }
+        self.init(survey: survey, tree: tree, enablement: enablement, answersByPosition: byPosition, today: today)
+    }
 
     /// The answers that count: those of enabled instances (computed values included).
     func answers(at position: Int) -> [FHIR.Value] {
-        guard enablement[position] else { return [] }
-        return answers[tree.instances[position].id] ?? []
+        enablement[position] ? answersByPosition[position] : []
     }
 
     /// The enabled required instances without an answer (a required group: without an answered
@@ -73,7 +90,8 @@ struct FHIRStandardResponse: FHIRResponseWriter {
         let instance = input.tree.instances[position]
         let item = input.survey.items[instance.item]
         guard input.enablement[position] else { return nil }
-        var result: [String: JSONValue] = ["linkId": .string(item.linkId)]
+        var result = [String: JSONValue](minimumCapacity: 3)
+        result["linkId"] = .string(item.linkId)
         if let text = item.text { result["text"] = .string(text) }
         switch item.type {
         case .display:
@@ -90,7 +108,8 @@ struct FHIRStandardResponse: FHIRResponseWriter {
             guard !answers.isEmpty else { return nil }
             result["answer"] = .array(
                 answers.enumerated().map { index, value in
-                    var entry: [String: JSONValue] = [value.member.key: value.member.value]
+                    var entry = [String: JSONValue](minimumCapacity: 2)
+                    entry[value.type.memberKey] = value.json
                     let nested = item.children.isEmpty ? [] : children(of: position, answer: index, input)
                     if !nested.isEmpty { entry["item"] = .array(nested) }
                     return .object(entry)

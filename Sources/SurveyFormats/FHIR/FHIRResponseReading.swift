@@ -15,7 +15,7 @@ extension FHIRSurvey {
             return PayloadReading(file: payload.file.path, answers: try answers(inC3PROResponse: list))
         }
         var reader = FHIRResponseReader(survey: self, file: payload.file.path)
-        try reader.read(list, children: topLevel, parent: nil, prefix: "")
+        try reader.read(list, parent: nil, prefix: "")
         return PayloadReading(file: payload.file.path, answers: reader.answers, problems: reader.problems)
     }
 
@@ -42,9 +42,10 @@ struct FHIRResponseReader {
         self.file = file
     }
 
-    /// Reads the response items of one level: `children` are the Questionnaire items that may stand there,
-    /// under the item `parent` (nil at the top level); `prefix` starts the ids of their instances.
-    mutating func read(_ list: [JSONCursor], children: [Int], parent: Int?, prefix: String) throws(InputError) {
+    /// Reads the response items of one level: those under the item `parent` (nil at the top level), among
+    /// whose children (`FHIRResponsePlaces`) each is looked up; `prefix` starts the ids of their instances.
+    mutating func read(_ list: [JSONCursor], parent: Int?, prefix: String) throws(InputError) {
+        let places = survey.responsePlaces.get { FHIRResponsePlaces(self.survey) }
         var occurrences: [String: Int] = [:]
         for entry in list {
             let object = try entry.object(for: "a response item")
@@ -52,7 +53,7 @@ struct FHIRResponseReader {
                 try lose(object, because: "the response item has no linkId, which R4 requires (1..1), so the Questionnaire item it answers is unknown")
                 continue
             }
-            let candidates = children.filter { survey.items[$0].linkId == linkId }
+            let candidates = places.items(linkId, under: parent)
             guard let first = candidates.first else {
                 try lose(object, because: missing(linkId, parent: parent))
                 continue
@@ -90,7 +91,7 @@ struct FHIRResponseReader {
             }
         }
         if let nested = object["item"] {
-            try read(try nested.array(for: "\"item\""), children: item.children, parent: index, prefix: prefix)
+            try read(try nested.array(for: "\"item\""), parent: index, prefix: prefix)
         }
     }
 
@@ -123,7 +124,7 @@ struct FHIRResponseReader {
         }
         // The items under an answer exist once it is given (§A2: children of questions under answer.item).
         for nested in nestedLists {
-            try read(nested.items, children: item.children, parent: index, prefix: item.repeats ? "\(id)#\(nested.number)/" : prefix)
+            try read(nested.items, parent: index, prefix: item.repeats ? "\(id)#\(nested.number)/" : prefix)
         }
         if let nested = object["item"] {
             let list = try nested.array(for: "\"item\"")
@@ -134,7 +135,7 @@ struct FHIRResponseReader {
                         because: "it sits under the question '\(item.linkId)' in item.item; R4 puts items under a question in answer.item of the answer they belong to (qrs-1)\(values.isEmpty ? ", and the question has no answer" : "")")
                 }
             } else {
-                try read(list, children: item.children, parent: index, prefix: prefix)
+                try read(list, parent: index, prefix: prefix)
             }
         }
     }
@@ -167,5 +168,27 @@ struct FHIRResponseReader {
         for nested in try object["item"].map({ cursor throws(InputError) in try cursor.array(for: "\"item\"") }) ?? [] {
             try lose(try nested.object(for: "a response item"), because: "it is under an answer that is not reproduced")
         }
+    }
+}
+
+/// The Questionnaire items that may stand at each place of a response, by linkId, in document order: at the
+/// top level, and under each item (its children). Worked out once a survey, for reading responses back.
+struct FHIRResponsePlaces: Sendable {
+    private let top: [String: [Int]]
+    private let under: [[String: [Int]]]
+
+    init(_ survey: FHIRSurvey) {
+        func index(_ children: [Int]) -> [String: [Int]] {
+            var byLinkId: [String: [Int]] = [:]
+            for child in children { byLinkId[survey.items[child].linkId, default: []].append(child) }
+            return byLinkId
+        }
+        top = index(survey.topLevel)
+        under = survey.items.map { index($0.children) }
+    }
+
+    /// The items with this linkId among those under `parent` (the top level for nil).
+    func items(_ linkId: String, under parent: Int?) -> [Int] {
+        (parent.map { under[$0] } ?? top)[linkId] ?? []
     }
 }

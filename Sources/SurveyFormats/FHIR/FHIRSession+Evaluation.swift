@@ -275,13 +275,14 @@ extension FHIRSession {
     /// What the response is written from: the instances, their enablement and the answers that count.
     var responseInput: FHIRResponseInput {
         let tree = FHIRInstanceTree(state.instances, survey: survey)
-        var answers: [String: [FHIR.Value]] = [:]
+        var answers = [[FHIR.Value]](repeating: [], count: tree.slots.count)
         for (position, slot) in tree.slots.enumerated() where state.slots[Int(slot)].isAnswered {
             if profile.engine == .androidFHIR, state.slots[Int(slot)].flags.contains(.withheld) { continue }
-            answers[tree.instances[position].id] = self.answers(slot)
+            answers[position] = self.answers(slot)
         }
         let enablement = profile.engine == .androidFHIR ? (try? submitEnablement(tree).get()) : nil
-        return FHIRResponseInput(survey: survey, tree: tree, enablement: enablement ?? tree.slots.map(isEnabled), answers: answers, today: settings.today)
+        return FHIRResponseInput(
+            survey: survey, tree: tree, enablement: enablement ?? tree.slots.map(isEnabled), answersByPosition: answers, today: settings.today)
     }
 
     struct SubmitFailure: Error {

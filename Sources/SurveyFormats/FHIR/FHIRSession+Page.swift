@@ -210,39 +210,40 @@ extension FHIRSession {
     /// single pass is not a fixpoint, so a fresh pass may differ).
     func invariantViolation() -> String? {
         guard !isBlocked else { return nil }
+        let instances = state.instances  // read in place, not copied out of the state at every use
         var fingerprint: UInt64 = 0
         var missing = 0
-        var shownSoFar = [Bool](repeating: false, count: state.instances.slotCount)
-        var answeredBelow = [Int32](repeating: 0, count: state.instances.slotCount)
-        let order = state.instances.order.elements
+        var shownSoFar = [Bool](repeating: false, count: instances.slotCount)
+        var answeredBelow = [Int32](repeating: 0, count: instances.slotCount)
+        let order = instances.order.elements
         for slot in order {
-            let traits = plan.traits[state.instances.item(slot)]
-            if isShown(slot), !isEnabled(slot) { return "'\(state.instances.id(slot))' is shown though it is not enabled" }
-            let shown = isEnabled(slot) && !traits.contains(.hidden) && state.instances.parent(slot).map { shownSoFar[Int($0)] } != false
+            let traits = plan.traits[instances.item(slot)]
+            if isShown(slot), !isEnabled(slot) { return "'\(instances.id(slot))' is shown though it is not enabled" }
+            let shown = isEnabled(slot) && !traits.contains(.hidden) && instances.parent(slot).map { shownSoFar[Int($0)] } != false
             shownSoFar[Int(slot)] = shown
             if shown != isShown(slot) {
-                return "'\(state.instances.id(slot))' is \(isShown(slot) ? "on" : "off") the page though its enablement and its parent's say otherwise"
+                return "'\(instances.id(slot))' is \(isShown(slot) ? "on" : "off") the page though its enablement and its parent's say otherwise"
             }
-            if shown { fingerprint &+= StableHash.mix(StableHash.of(state.instances.id(slot))) }
-            if state.instances.order.weights(of: slot) != weights(slot) { return "'\(state.instances.id(slot))' is counted in the page's lists as it no longer is" }
+            if shown { fingerprint &+= StableHash.mix(StableHash.of(instances.id(slot))) }
+            if instances.order.weights(of: slot) != weights(slot) { return "'\(instances.id(slot))' is counted in the page's lists as it no longer is" }
             if isEnabled(slot), state.slots[Int(slot)].isAnswered {
-                var ancestor = state.instances.parent(slot)
+                var ancestor = instances.parent(slot)
                 while let above = ancestor {
                     answeredBelow[Int(above)] += 1
-                    ancestor = state.instances.parent(above)
+                    ancestor = instances.parent(above)
                 }
             }
         }
         // Required instances missing their answer, counted afresh (descendants come after their ancestors).
-        for slot in order where plan.traits[state.instances.item(slot)].contains(.required) && isEnabled(slot) {
-            let answered = plan.traits[state.instances.item(slot)].contains(.takesAnswers) ? state.slots[Int(slot)].isAnswered : answeredBelow[Int(slot)] > 0
+        for slot in order where plan.traits[instances.item(slot)].contains(.required) && isEnabled(slot) {
+            let answered = plan.traits[instances.item(slot)].contains(.takesAnswers) ? state.slots[Int(slot)].isAnswered : answeredBelow[Int(slot)] > 0
             if !answered { missing += 1 }
         }
         if fingerprint != state.fingerprint { return "the page's fingerprint is not the sum of its instances' ids" }
         if missing != state.missingRequired { return "\(state.missingRequired) required instances are counted unanswered, and \(missing) are" }
         guard profile.engine == .lhcForms, state.settled else { return nil }
         for slot in order where decide(slot) != .truth(isEnabled(slot)) {
-            return "'\(state.instances.id(slot))' is \(isEnabled(slot) ? "enabled" : "not enabled") though its conditions now say otherwise"
+            return "'\(instances.id(slot))' is \(isEnabled(slot) ? "enabled" : "not enabled") though its conditions now say otherwise"
         }
         return nil
     }

@@ -4,9 +4,12 @@ import SurveyCore
 /// of ours), and the survey's hazards (an enablement cycle that never settles).
 final class FHIRStepChecker: StepChecker {
     private let survey: FHIRSurvey
+    /// Whether a response's findings are kept by its key (`FHIRSurvey.responseChecks`); off to compare.
+    private let memoizes: Bool
 
-    init(survey: FHIRSurvey) {
+    init(survey: FHIRSurvey, memoizes: Bool = true) {
         self.survey = survey
+        self.memoizes = memoizes
     }
 
     func check(_ session: any SurveySession, after action: Action, result: StepResult) -> [Finding] {
@@ -23,8 +26,8 @@ final class FHIRStepChecker: StepChecker {
         if session.currentVisiblePosition == nil, let current = session.currentQuestion {
             findings.append(Finding(.engineError, "focus-is-visible", "the focus '\(current)' is not on screen"))
         }
-        if action == .submit, result.outcome == .ok, let response = session.payload {
-            findings += responseFindings(response, session)
+        if action == .submit, result.outcome == .ok {
+            findings += submittedResponseFindings(session)
         }
         return findings
     }
@@ -33,6 +36,14 @@ final class FHIRStepChecker: StepChecker {
         if let session = session as? FHIRC3PROSession { return FHIRC3PROStepChecks.finish(session) }
         guard let session = session as? FHIRSession, let violation = session.invariantViolation() else { return [] }
         return [Finding(.engineError, "enablement-matches-answers", violation)]
+    }
+
+    /// The findings of the submitted response, worked out once per response key (a session with the key of
+    /// one checked before writes the same response and gets the same findings).
+    private func submittedResponseFindings(_ session: FHIRSession) -> [Finding] {
+        let check = { session.payload.map { self.responseFindings($0, session) } ?? [] }
+        guard memoizes, let key = session.responseKey else { return check() }
+        return survey.responseChecks.value(for: key, check)
     }
 
     /// The structure rules of a response (§A2): no item with both answer and item (qrs-1), no empty group,

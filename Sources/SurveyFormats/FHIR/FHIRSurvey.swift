@@ -145,9 +145,14 @@ public struct FHIRSurvey: Survey {
     let coverageLayout = Lazy<FHIRCoverageLayout>()
     /// How its instances come in blocks, worked out when a session first needs it.
     let blocks = Lazy<FHIRBlockPlan>()
+    /// Which items may stand where in a response, worked out when a response is first read back.
+    let responsePlaces = Lazy<FHIRResponsePlaces>()
     /// The form as it opens under each engine reading (for Questionnaires without SDC expressions, whose
     /// opening depends on nothing else): sessions start from a copy.
     let openings = LazyTable<FHIROpening.Key, FHIROpening>()
+    /// What the step checker found in each submitted response it checked, by the response's key: many walks
+    /// submit the same answers, and a response is read back once.
+    let responseChecks = BoundedMemo<FHIRResponseKey, [Finding]>(capacity: 4096)
     /// The ResearchKit task the c3pro profile runs, worked out when a c3pro session first needs it.
     let c3proTask = Lazy<FHIRC3PROTask>()
     /// The identifier C3-PRO gives the task, which its response's `questionnaire` refers to.

@@ -1,0 +1,70 @@
+import SurveyCore
+
+/// Everything the submitted response of an R4 session without SDC expressions is written and checked from,
+/// as plain values: the settings, and for each instance in document order its item, where it hangs (its
+/// parent's position and, under a question, which answer), whether it is enabled and withheld, and its
+/// answers. Two sessions with equal keys write the same response and pass or fail its checks alike (the
+/// tree gives the ids, the enablement and answers the rest; android-fhir's second evaluation at Submit reads
+/// only these), so the step checker checks a response once per key (`FHIRSurvey.responseChecks`).
+struct FHIRResponseKey: Hashable, Sendable {
+    let settings: SessionSettings
+    /// Two words an instance: item and parent position + 1; answer index + 1, answer count and flags.
+    private(set) var shape: [UInt64] = []
+    /// The answers of every answered instance, in document order.
+    private(set) var values: [FHIR.Value] = []
+    /// A stable hash of the shape and the values, kept as they are appended: hashing the key hashes this
+    /// alone (Swift's hashing of the values' JSON objects costs more than the check it saves); equality
+    /// still compares everything.
+    private var digest: UInt64 = 0x5E59
+
+    init(settings: SessionSettings, instances: Int) {
+        self.settings = settings
+        shape.reserveCapacity(2 * instances)
+    }
+
+    fileprivate mutating func append(item: Int, parent: Int, answerIndex: Int?, answers: [FHIR.Value], enabled: Bool, withheld: Bool) {
+        let flags: UInt64 = (enabled ? 1 : 0) | (withheld ? 2 : 0)
+        let words = (
+            UInt64(UInt32(item)) << 32 | UInt64(UInt32(parent + 1)),
+            UInt64(UInt32(answerIndex.map { $0 + 1 } ?? 0)) << 32 | UInt64(answers.count) << 8 | flags
+        )
+        shape.append(words.0)
+        shape.append(words.1)
+        digest = StableHash.mix(StableHash.mix(digest ^ words.0) ^ words.1)
+        for answer in answers {
+            values.append(answer)
+            digest = StableHash.mix(digest ^ StableHash.of(answer.json))  // the type is compared, not hashed
+        }
+    }
+
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.digest == rhs.digest && lhs.shape == rhs.shape && lhs.values == rhs.values && lhs.settings == rhs.settings
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(digest)
+    }
+}
+
+extension FHIRSession {
+    /// The key of the response this session submits, or nil when the form has SDC expressions (whose
+    /// evaluation at Submit reads more than the key holds).
+    var responseKey: FHIRResponseKey? {
+        guard expressions == nil else { return nil }
+        let instances = state.instances
+        let order = instances.order.elements
+        var key = FHIRResponseKey(settings: settings, instances: order.count)
+        var position = [Int32](repeating: -1, count: instances.slotCount)
+        var next: Int32 = 0
+        for slot in order {
+            position[Int(slot)] = next
+            next += 1
+            let flags = state.slots[Int(slot)].flags
+            key.append(
+                item: instances.item(slot), parent: instances.parent(slot).map { Int(position[Int($0)]) } ?? -1,
+                answerIndex: instances.answerIndex(slot), answers: state.slots[Int(slot)].isAnswered ? answers(slot) : [],
+                enabled: flags.contains(.enabled), withheld: flags.contains(.withheld))
+        }
+        return key
+    }
+}

@@ -1,0 +1,107 @@
+import SurveyCore
+import SurveyHarness
+import SurveyReplayTestSupport
+import Testing
+
+@testable import SurveyFormats
+
+/// The step checker reads a submitted response back once per response key (`FHIRResponseKey`): what makes
+/// that exact is that two sessions with the same key submit the same response, with the same required items
+/// missing and the same instances enabled, and so get the same findings.
+@Suite("FHIR step checks: a response is checked once per key")
+struct FHIRResponseCheckTests {
+    /// What a submitted session's findings are worked out from, as text to compare.
+    private struct Submitted: Equatable {
+        let response: String
+        let unansweredRequired: [String]
+        let enabledIDs: [String]
+        let findings: [Finding]
+    }
+
+    /// Submitted walks on a survey: same key, same response, findings the same with and without the memo;
+    /// the memo worked out one check a distinct key. Returns the number of submits and of distinct keys.
+    private func check(_ survey: FHIRSurvey, options: [String: String], walks: Int, _ label: String) -> (submits: Int, keys: Int) {
+        let settings = SessionSettings(today: testToday, options: options)
+        var walker = Walker(survey: survey, settings: settings, maxSteps: 40, builtInProperties: false, properties: nil)
+        let memoized = FHIRStepChecker(survey: survey)
+        let direct = FHIRStepChecker(survey: survey, memoizes: false)
+        var byKey: [FHIRResponseKey: Submitted] = [:]
+        var submits = 0
+        let computedBefore = survey.responseChecks.computedCount
+        for walk in 0..<walks {
+            var stream = ChoiceStream(generator: SplitMix64(seed: SplitMix64.walkSeed(7, walk: walk)))
+            let outcome = walker.walk(&stream)
+            guard outcome.submitted, outcome.actions.last == .submit,
+                let session = survey.makeSession(settings) as? FHIRSession
+            else { continue }
+            for action in outcome.actions.dropLast() { _ = session.perform(action) }
+            let result = session.perform(.submit)
+            guard result.outcome == .ok, let key = session.responseKey, let payload = session.payload else {
+                Issue.record("\(label) walk \(walk): a submit the walk took is not taken again")
+                continue
+            }
+            submits += 1
+            let findings = memoized.check(session, after: .submit, result: result)
+            #expect(findings == direct.check(session, after: .submit, result: result), "\(label) walk \(walk)")
+            let input = session.submittedInput
+            let submitted = Submitted(
+                response: CanonicalJSON.pretty(payload), unansweredRequired: input.unansweredRequired,
+                enabledIDs: input.tree.instances.indices.filter { input.enablement[$0] }.map { input.tree.instances[$0].id }, findings: findings)
+            if let earlier = byKey[key] {
+                #expect(earlier == submitted, "\(label) walk \(walk): two sessions with one key submit differently")
+            } else {
+                byKey[key] = submitted
+            }
+        }
+        #expect(survey.responseChecks.computedCount - computedBefore == byKey.count, "\(label): one check a distinct key")
+        return (submits, byKey.count)
+    }
+
+    @Test("the screener: walks that submit the same answers share a key, and one response a key", .requires(.corpus))
+    func screener() throws {
+        for options in [[:], ["engine": "android-fhir"]] {
+            let (submits, keys) = check(try FHIRCorpus.load("androidfhir-screener-questionnaire.json"), options: options, walks: 300, "screener \(options)")
+            #expect(submits > 200 && keys < submits, "the walks repeat responses: \(keys) keys for \(submits) submits")
+        }
+    }
+
+    @Test("repeating questions with nested items, nested repeating groups, shared linkIds, a hidden group")
+    func structures() throws {
+        let choice = codingOptions(["a", "b", "c"])
+        let survey = try loadQuestionnaire(
+            questionnaireText([
+                fhirItem("pets", "choice", #""repeats": true, \#(choice)"#, items: [
+                    fhirItem("name", "string"), fhirItem("age", "integer", enableWhen: [condition("name", "exists", #""answerBoolean": true"#)]),
+                ]),
+                fhirItem("trip", "group", #""repeats": true, "maxOccurs": 3"#, items: [
+                    fhirItem("stop", "group", #""repeats": true"#, items: [
+                        fhirItem("city", "string"), fhirItem("nights", "integer", #""required": true"#, enableWhen: [condition("city", "exists", #""answerBoolean": true"#)]),
+                    ])
+                ]),
+                fhirItem("dup", "boolean"), fhirItem("dup", "boolean", enableWhen: [condition("pets", "=", codingAnswer("b"))]),
+                fhirItem("hidden", "group", #""extension": [{"url": "http://hl7.org/fhir/StructureDefinition/questionnaire-hidden", "valueBoolean": true}]"#, items: [fhirItem("inside", "string", #""initial": [{"valueString": "kept"}]"#)]),
+                fhirItem("last", "string", #""required": true"#, enableWhen: [condition("dup", "=", #""answerBoolean": true"#)]),
+            ]))
+        for options in [[:], ["engine": "android-fhir"]] {
+            let (submits, _) = check(survey, options: options, walks: 300, "structures \(options)")
+            #expect(submits > 100)
+        }
+    }
+
+    @Test("a Questionnaire with SDC expressions has no key: its responses are checked every time")
+    func expressionsHaveNoKey() throws {
+        let survey = try loadQuestionnaire(
+            questionnaireText([
+                fhirItem("a", "integer"),
+                fhirItem("b", "integer", #""extension": [{"url": "http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-calculatedExpression", "valueExpression": {"language": "text/fhirpath", "expression": "%resource.item.where(linkId = 'a').answer.value + 1"}}]"#),
+            ]))
+        let session = try #require(survey.makeSession(SessionSettings(today: testToday)) as? FHIRSession)
+        session.play(.answer("a", 2), .submit)
+        #expect(session.responseKey == nil)
+    }
+
+    @Test("every value type is written under value<Type>")
+    func memberKeys() {
+        for type in FHIR.ValueType.allCases { #expect(type.memberKey == "value" + type.rawValue) }
+    }
+}
