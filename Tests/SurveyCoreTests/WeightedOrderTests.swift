@@ -108,21 +108,22 @@ struct WeightedOrderTests {
         #expect(order.elements == [4, 1] && order.select(kind: 1, 0) == 1 && order.rank(1, kind: 0) == 1)
     }
 
-    @Test("a chunked array reads and writes like an array, and a copy is its own")
+    @Test("a chunked array reads and writes like an array, across chunks and pages, and a copy is its own")
     func chunkedArray() {
         var array = ChunkedArray<Int>()
         var plain: [Int] = []
-        for value in 0..<2000 {
+        for value in 0..<20_000 {
             array.append(value * 3)
             plain.append(value * 3)
         }
         let copy = array
-        for index in stride(from: 0, to: 2000, by: 7) {
+        for index in stride(from: 0, to: 20_000, by: 7) {
             array[index] += 1
             plain[index] += 1
         }
         #expect(Array(array) == plain)
-        #expect(Array(copy) == (0..<2000).map { $0 * 3 })
-        #expect(ChunkedArray(repeating: 9, count: 1025).count == 1025)
+        #expect(Array(copy) == (0..<20_000).map { $0 * 3 })
+        let repeated = ChunkedArray(repeating: 9, count: 16_385)
+        #expect(repeated.count == 16_385 && repeated.allSatisfy { $0 == 9 })
     }
 }

@@ -1,13 +1,16 @@
-/// An array kept in chunks of 512 elements, each copied on write on its own: copying the array copies a
-/// table of chunk references, and a change to a copy copies only the chunk it touches. Sessions keep their
-/// per-instance state in these, so a session started from a survey's opening state costs little whatever
-/// the survey's size.
+/// An array kept in chunks of 128 elements, held in pages of 64 chunks, each level copied on write on its
+/// own: copying the array copies a table of page references, and a change to a copy copies only the page
+/// table, the page and the chunk it touches (about a hundred references and elements, whatever the length).
+/// Sessions keep their per-instance state in these, so a session started from a survey's opening state, and
+/// each of its steps, costs little whatever the survey's size.
 public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
-    @usableFromInline static var shift: Int { 9 }
-    @usableFromInline static var chunkSize: Int { 1 << shift }
-    @usableFromInline static var mask: Int { chunkSize - 1 }
+    @usableFromInline static var shift: Int { 7 }
+    @usableFromInline static var mask: Int { (1 << shift) - 1 }
+    /// Chunks a page holds, as a shift: a page covers `1 << pageShift` elements.
+    @usableFromInline static var pageShift: Int { shift + 6 }
+    @usableFromInline static var pageMask: Int { (1 << 6) - 1 }
 
-    @usableFromInline var chunks: [[Element]] = []
+    @usableFromInline var pages: [[[Element]]] = []
     @usableFromInline var storedCount = 0
 
     @inlinable public var count: Int { storedCount }
@@ -16,7 +19,7 @@ public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
 
     @inlinable public init(repeating element: Element, count: Int) {
         self.init()
-        reserveChunks(for: count)
+        pages.reserveCapacity((count >> Self.pageShift) + 1)
         for _ in 0..<count { append(element) }
     }
 
@@ -31,26 +34,24 @@ public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
     @inlinable public subscript(position: Int) -> Element {
         get {
             precondition(position >= 0 && position < count, "index \(position) out of range 0..<\(count)")
-            return chunks[position &>> Self.shift][position & Self.mask]
+            return pages[position &>> Self.pageShift][(position &>> Self.shift) & Self.pageMask][position & Self.mask]
         }
         _modify {
             precondition(position >= 0 && position < count, "index \(position) out of range 0..<\(count)")
-            yield &chunks[position &>> Self.shift][position & Self.mask]
+            yield &pages[position &>> Self.pageShift][(position &>> Self.shift) & Self.pageMask][position & Self.mask]
         }
     }
 
     @inlinable public mutating func append(_ element: Element) {
         if count & Self.mask == 0 {
+            if count & ((1 << Self.pageShift) - 1) == 0 { pages.append([]) }
             var chunk: [Element] = []
-            chunk.reserveCapacity(Self.chunkSize)
-            chunks.append(chunk)
+            chunk.reserveCapacity(Self.mask + 1)
+            pages[pages.count - 1].append(chunk)
         }
-        chunks[chunks.count - 1].append(element)
+        let page = pages.count - 1
+        pages[page][pages[page].count - 1].append(element)
         storedCount += 1
-    }
-
-    @inlinable mutating func reserveChunks(for count: Int) {
-        chunks.reserveCapacity((count + Self.mask) >> Self.shift)
     }
 }
 
