@@ -24,31 +24,34 @@ final class SageSession: SurveySession {
     let engine: SageEngine
     let settings: SessionSettings
     let coverage: (recorder: CoverageRecorder, layout: SageCoverageLayout)?
-    private(set) var clock: ScenarioClock
+    /// One session is used by one thread at a time, so Swift's dynamic exclusivity checks on its state (a
+    /// cost on every access of a class's stored property, paid again by each shadow release the step
+    /// checker runs) are not needed.
+    @exclusivity(unchecked) private(set) var clock: ScenarioClock
     /// The open navigators, the task's first.
-    var open: [SageNavigatorState] = []
+    @exclusivity(unchecked) var open: [SageNavigatorState] = []
     /// SageResearch's `childPaths`: the last navigator of each section, reused when Back goes into it.
-    var retained: [Int: SageNavigatorState] = [:]
+    @exclusivity(unchecked) var retained: [Int: SageNavigatorState] = [:]
     /// The latest state of each section navigator's result, by instance.
-    var branchStates: [Int: SageBranchResult] = [:]
-    private var nextInstance = 0
+    @exclusivity(unchecked) var branchStates: [Int: SageBranchResult] = [:]
+    @exclusivity(unchecked) private var nextInstance = 0
     /// The step on screen; nil once the task has finished.
-    var current: Int?
-    private(set) var ending: Ending?
+    @exclusivity(unchecked) var current: Int?
+    @exclusivity(unchecked) private(set) var ending: Ending?
     /// The task result once handed to the app (`handleTaskResultReady`, `readyToSave`): later changes are
     /// not in it.
-    private(set) var handedOver: SageHandedOverResult?
+    @exclusivity(unchecked) private(set) var handedOver: SageHandedOverResult?
     /// Its JSON, written when first read.
-    private var written: JSONValue?
-    var cohorts: Set<String> = []
+    @exclusivity(unchecked) private var written: JSONValue?
+    @exclusivity(unchecked) var cohorts: Set<String> = []
     /// What the action being performed reports.
-    var events: [TraceEvent] = []
+    @exclusivity(unchecked) var events: [TraceEvent] = []
     /// The rule whose target no navigator had, for the step checker.
-    private(set) var unknownTarget: (step: Int, target: String)?
+    @exclusivity(unchecked) private(set) var unknownTarget: (step: Int, target: String)?
     /// The steps on the path and their fingerprint, and whether Done shows, worked out when first asked for
     /// after an action (sessions that only move, as the step checker's shadows, never ask for the path).
-    private var pathCache: (steps: [Int], fingerprint: UInt64)?
-    private var submittableCache: Bool?
+    @exclusivity(unchecked) private var pathCache: (steps: [Int], fingerprint: UInt64)?
+    @exclusivity(unchecked) private var submittableCache: Bool?
 
     /// How the task ended.
     enum Ending: String {
@@ -310,14 +313,15 @@ final class SageSession: SurveySession {
     /// around it) unless the step hides it; AssessmentModel's on every question step unless hidden (as each
     /// implementation reads `shouldHideActions`: `assessmentHides`).
     func skipButton(for index: Int) -> Sage.SkipAction? {
-        let step = survey.steps[index]
         if engine.isAssessmentModel {
+            let step = survey.steps[index]
             guard step.kind == .question, !assessmentHides(step, .skip) else { return nil }
             return step.buttons.skip ?? Sage.SkipAction(isNavigation: false, target: nil, location: step.location)
         }
-        guard !step.buttons.hidesSkip else { return nil }
-        if let action = step.buttons.skip { return action }
-        var section = step.section
+        // SageResearch's reading, asked at every step: the step's parts read in place, not copied.
+        guard !survey.steps[index].buttons.hidesSkip else { return nil }
+        if let action = survey.steps[index].buttons.skip { return action }
+        var section = survey.steps[index].section
         while let inner = section {
             if let action = survey.sections[inner].buttons.skip { return action }
             section = survey.sections[inner].parent
