@@ -70,6 +70,36 @@ final class SageSession: SurveySession {
         events = []
     }
 
+    /// A session in this one's state that goes on by itself: whatever it is asked or does from here is what
+    /// this one would answer or do. Its state is values only, so the copy shares their storage until either
+    /// changes it. Only for sessions that record no coverage (a recorder is not copied).
+    func copy() -> SageSession {
+        precondition(coverage == nil, "a session recording coverage is not copied")
+        return SageSession(copying: self)
+    }
+
+    /// Every stored property of `other`, one by one.
+    private init(copying other: SageSession) {
+        survey = other.survey
+        engine = other.engine
+        settings = other.settings
+        coverage = nil
+        clock = other.clock
+        open = other.open
+        retained = other.retained
+        branchStates = other.branchStates
+        nextInstance = other.nextInstance
+        current = other.current
+        ending = other.ending
+        handedOver = other.handedOver
+        written = other.written
+        cohorts = other.cohorts
+        events = other.events
+        unknownTarget = other.unknownTarget
+        pathCache = other.pathCache
+        submittableCache = other.submittableCache
+    }
+
     func makeNavigator(section: Int?) -> SageNavigatorState {
         nextInstance += 1
         let name = section.map { survey.sections[$0].name } ?? survey.identifier

@@ -17,6 +17,8 @@ public struct Walker {
     /// Where walk sessions report the branches they take, if anywhere.
     public var coverage: CoverageRecorder?
     private let chooser: ActionChooser
+    /// Makes each walk's step checker (with the built-in properties); shared by copies of the walker.
+    private let checkers: (any StepCheckerSource)?
     /// Actions already shown to read back unchanged from their scenario line.
     private let roundTripped = RoundTripCache()
 
@@ -30,6 +32,7 @@ public struct Walker {
         self.builtInProperties = builtInProperties
         self.properties = properties
         self.chooser = ActionChooser(survey: survey, settings: settings)
+        self.checkers = builtInProperties ? survey.makeStepCheckerSource() : nil
     }
 
     public struct Outcome {
@@ -72,7 +75,7 @@ public struct Walker {
     /// Runs a walk whose next action (with its stable hash) `nextAction` gives, until it gives none.
     private func run(_ nextAction: (any SurveySession) -> (action: Action, hash: UInt64)?) -> Outcome {
         let session = survey.makeSession(settings, coverage: coverage)
-        let checker = builtInProperties ? survey.makeStepChecker() : nil
+        let checker = checkers?.makeStepChecker()
         let checksWholeWalk = builtInProperties && wholeWalkChecks
         var outcome = Outcome()
         outcome.actions.reserveCapacity(min(maxSteps, 128))
