@@ -442,15 +442,21 @@ final class SageSession: SurveySession {
         var walked = [Bool](repeating: false, count: open.count)
         func walk(_ result: SageBranchResult, depth: Int) {
             if depth < open.count { walked[depth] = true }
-            for node in pathOf(result) {
-                switch node {
-                case .step(let index): steps.append(index)
-                case .section(let index):
-                    if depth + 1 < open.count, open[depth + 1].section == index {
-                        walk(open[depth + 1].result, depth: depth + 1)
-                    } else if let entry = result.stepHistory.last(where: { $0.identifier == survey.sections[index].name }), let branch = resolved(entry) {
-                        walk(branch, depth: open.count)
-                    }
+            if engine.isAssessmentModel {
+                for node in pathOf(result) { visit(node, of: result, depth: depth) }
+            } else {
+                // SageResearch's path is its record as it stands: read in place, no list of it made.
+                result.forEachPathNode { visit($0, of: result, depth: depth) }
+            }
+        }
+        func visit(_ node: SageSurvey.Node, of result: SageBranchResult, depth: Int) {
+            switch node {
+            case .step(let index): steps.append(index)
+            case .section(let index):
+                if depth + 1 < open.count, open[depth + 1].section == index {
+                    walk(open[depth + 1].result, depth: depth + 1)
+                } else if let entry = result.stepHistory.last(where: { $0.identifier == survey.sections[index].name }), let branch = resolved(entry) {
+                    walk(branch, depth: open.count)
                 }
             }
         }
