@@ -296,12 +296,21 @@ final class SageSession: SurveySession {
 
     /// The position of the input whose missing answer disables the forward button, or nil.
     private func missingField(_ index: Int) -> Int? {
-        guard survey.steps[index].kind == .question, let entry = liveEntry(of: index) else { return nil }
+        guard survey.steps[index].kind == .question else { return nil }
         let fields = survey.steps[index].fields
+        if let detached = open[level].detached, detached.step == index { return missingField(of: fields, inputs: detached.inputs, value: detached.value) }
+        // Asked at every step: the live result is read where it is in the history, not copied out of it.
+        let history = open[level].result.stepHistory
+        guard let position = history.lastIndex(where: { $0.step == index }) else { return nil }
+        return missingField(of: fields, inputs: history[position].inputs, value: history[position].value)
+    }
+
+    /// The first required field without an answer in a result's inputs (legacy) or value.
+    private func missingField(of fields: [Sage.Field], inputs: [(field: String, value: JSONValue?)], value: JSONValue?) -> Int? {
         if survey.generation == .legacy {
-            return fields.firstIndex { field in !field.isOptional && (entry.inputs.first { $0.field == field.id }?.value ?? nil) == nil }
+            return fields.firstIndex { field in !field.isOptional && (inputs.first { $0.field == field.id }?.value ?? nil) == nil }
         }
-        return fields.allSatisfy(\.isOptional) || entry.value != nil ? nil : 0
+        return fields.allSatisfy(\.isOptional) || value != nil ? nil : 0
     }
 
     /// The forward tap: Next, Done (`submit`), or the skip button.
