@@ -53,6 +53,10 @@ public protocol Survey: Sendable {
     func candidateValues(for question: String, settings: SessionSettings) -> [JSONValue]
     /// A checker of the engine's invariants and the survey's hazards, for one session.
     func makeStepChecker() -> any StepChecker
+    /// What makes the step checkers of one walker's walks (each its own session, one after another, under
+    /// the same settings); by default each is `makeStepChecker()`'s. A format may keep in it work that is
+    /// the same in every walk of the survey under those settings.
+    func makeStepCheckerSource() -> any StepCheckerSource
     /// Compiles a condition written as the survey file writes its conditions (for properties files).
     func compileCondition(_ cursor: JSONCursor) throws(InputError) -> any SessionPredicate
 
@@ -70,6 +74,8 @@ public protocol Survey: Sendable {
 
 extension Survey {
     public func hasQuestion(_ id: String) -> Bool { questionIDs.contains(id) }
+
+    public func makeStepCheckerSource() -> any StepCheckerSource { FreshStepCheckers(survey: self) }
 
     public var profiles: [String] { [] }
     public var options: [String: [String]] { [:] }

@@ -37,6 +37,23 @@ public protocol StepChecker: AnyObject {
     func finish(_ session: any SurveySession) -> [Finding]
 }
 
+/// Makes the step checkers of one walker's walks, one a walk (`Survey.makeStepCheckerSource()`). A walker
+/// is used from one place at a time, and so is its source.
+public protocol StepCheckerSource: AnyObject {
+    func makeStepChecker() -> any StepChecker
+}
+
+/// The default source: each walk's checker made afresh, sharing nothing.
+final class FreshStepCheckers: StepCheckerSource {
+    let survey: any Survey
+
+    init(survey: any Survey) {
+        self.survey = survey
+    }
+
+    func makeStepChecker() -> any StepChecker { survey.makeStepChecker() }
+}
+
 /// A condition in the survey's own condition language, compiled to test a session's current answers.
 public protocol SessionPredicate: Sendable {
     func holds(in session: any SurveySession) -> Bool

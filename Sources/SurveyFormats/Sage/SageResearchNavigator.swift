@@ -126,10 +126,10 @@ extension SageSession {
     /// A step's own navigation rule: its survey rules (not while peeking), then `RSDUIStepObject`'s: the
     /// `skipToIdentifier` on its first result (not while peeking), then its `nextStepIdentifier`.
     private func researchStepNextIdentifier(_ index: Int, result: SageBranchResult, peeking: Bool, record: Bool) -> String? {
-        let step = survey.steps[index]
-        if step.kind == .question, !peeking, let target = evaluateSurveyRules(index, result: result, record: record) { return target }
-        if !peeking, let first = result.firstResult(step.name), let skipTo = first.skipTo { return skipTo }
-        return step.nextStepIdentifier
+        // The step's parts are read in place (a copy of the step would retain and release each of them).
+        if survey.steps[index].kind == .question, !peeking, let target = evaluateSurveyRules(index, result: result, record: record) { return target }
+        if !peeking, let skipTo = result.firstSkipTarget(survey.steps[index].name) { return skipTo }
+        return survey.steps[index].nextStepIdentifier
     }
 
     /// `evaluateSurveyRules(with:isPeeking:)`. Legacy forms (`RSDSurveyNavigationStep`): every rule of every
@@ -243,8 +243,9 @@ extension SageSession {
     /// input results) is pre-filled from the cache of results that left the path.
     func loadStep(_ index: Int) {
         let step = survey.steps[index]
-        let result = open[level].result
-        let needsResult = engine.keepsHistory ? result.stepHistory.last?.identifier != step.name : !result.hasResult(step.name)
+        // Read in place: a copy of the result held while appending to it would copy its history.
+        let needsResult =
+            engine.keepsHistory ? open[level].result.stepHistory.last?.identifier != step.name : !open[level].result.hasResult(step.name)
         if needsResult { open[level].result.append(freshEntry(for: index), engine: engine) }
         guard step.kind == .question, let previous = open[level].cache.last(where: { $0.identifier == step.name }) else { return }
         var entry = freshEntry(for: index)
@@ -312,9 +313,8 @@ extension SageSession {
     /// some navigator up the chain has a step before its current child (`hasStepBefore`).
     var researchCanGoBack: Bool {
         guard let current else { return false }
-        let step = survey.steps[current]
-        if step.buttons.hidesBack { return false }
-        if !step.buttons.definesBack, hides(step, .back) { return false }
+        if survey.steps[current].buttons.hidesBack { return false }
+        if !survey.steps[current].buttons.definesBack, hides(survey.steps[current], .back) { return false }
         return open.indices.contains { researchStepBefore(open[$0].current, at: $0) != nil }
     }
 

@@ -173,6 +173,12 @@ extension SageBranchResult {
         stepHistory.first { $0.identifier == identifier }
     }
 
+    /// The `skipToIdentifier` of the step's first result, read without copying the result.
+    func firstSkipTarget(_ identifier: String) -> String? {
+        guard let index = stepHistory.firstIndex(where: { $0.identifier == identifier }) else { return nil }
+        return stepHistory[index].skipTo
+    }
+
     func hasResult(_ identifier: String) -> Bool {
         stepHistory.contains { $0.identifier == identifier }
     }
@@ -196,8 +202,10 @@ extension SageBranchResult {
     /// searching the history from its start (SageResearch up to 4.3) or its end (JsonModel from 1.4.6:
     /// SageResearch 4.4+, AssessmentModel), inside form and section results too.
     func findAnswer(_ identifier: String, fromEnd: Bool) -> SageFoundAnswer {
-        let entries = fromEnd ? AnyCollection(stepHistory.reversed()) : AnyCollection(stepHistory)
-        for entry in entries {
+        // By position, either way, rather than through a type-erased collection of copied entries.
+        let count = stepHistory.count
+        for offset in 0..<count {
+            let entry = stepHistory[fromEnd ? count - 1 - offset : offset]
             switch entry.kind {
             case .base: continue
             case .answer:

@@ -24,31 +24,34 @@ final class SageSession: SurveySession {
     let engine: SageEngine
     let settings: SessionSettings
     let coverage: (recorder: CoverageRecorder, layout: SageCoverageLayout)?
-    private(set) var clock: ScenarioClock
+    /// One session is used by one thread at a time, so Swift's dynamic exclusivity checks on its state (a
+    /// cost on every access of a class's stored property, paid again by each shadow release the step
+    /// checker runs) are not needed.
+    @exclusivity(unchecked) private(set) var clock: ScenarioClock
     /// The open navigators, the task's first.
-    var open: [SageNavigatorState] = []
+    @exclusivity(unchecked) var open: [SageNavigatorState] = []
     /// SageResearch's `childPaths`: the last navigator of each section, reused when Back goes into it.
-    var retained: [Int: SageNavigatorState] = [:]
+    @exclusivity(unchecked) var retained: [Int: SageNavigatorState] = [:]
     /// The latest state of each section navigator's result, by instance.
-    var branchStates: [Int: SageBranchResult] = [:]
-    private var nextInstance = 0
+    @exclusivity(unchecked) var branchStates: [Int: SageBranchResult] = [:]
+    @exclusivity(unchecked) private var nextInstance = 0
     /// The step on screen; nil once the task has finished.
-    var current: Int?
-    private(set) var ending: Ending?
+    @exclusivity(unchecked) var current: Int?
+    @exclusivity(unchecked) private(set) var ending: Ending?
     /// The task result once handed to the app (`handleTaskResultReady`, `readyToSave`): later changes are
     /// not in it.
-    private(set) var handedOver: SageHandedOverResult?
+    @exclusivity(unchecked) private(set) var handedOver: SageHandedOverResult?
     /// Its JSON, written when first read.
-    private var written: JSONValue?
-    var cohorts: Set<String> = []
+    @exclusivity(unchecked) private var written: JSONValue?
+    @exclusivity(unchecked) var cohorts: Set<String> = []
     /// What the action being performed reports.
-    var events: [TraceEvent] = []
+    @exclusivity(unchecked) var events: [TraceEvent] = []
     /// The rule whose target no navigator had, for the step checker.
-    private(set) var unknownTarget: (step: Int, target: String)?
+    @exclusivity(unchecked) private(set) var unknownTarget: (step: Int, target: String)?
     /// The steps on the path and their fingerprint, and whether Done shows, worked out when first asked for
     /// after an action (sessions that only move, as the step checker's shadows, never ask for the path).
-    private var pathCache: (steps: [Int], fingerprint: UInt64)?
-    private var submittableCache: Bool?
+    @exclusivity(unchecked) private var pathCache: (steps: [Int], fingerprint: UInt64)?
+    @exclusivity(unchecked) private var submittableCache: Bool?
 
     /// How the task ended.
     enum Ending: String {
@@ -65,6 +68,36 @@ final class SageSession: SurveySession {
         open = [makeNavigator(section: nil)]
         if engine.isAssessmentModel { assessmentForward(from: nil) } else { researchMoveToNext(from: nil) }
         events = []
+    }
+
+    /// A session in this one's state that goes on by itself: whatever it is asked or does from here is what
+    /// this one would answer or do. Its state is values only, so the copy shares their storage until either
+    /// changes it. Only for sessions that record no coverage (a recorder is not copied).
+    func copy() -> SageSession {
+        precondition(coverage == nil, "a session recording coverage is not copied")
+        return SageSession(copying: self)
+    }
+
+    /// Every stored property of `other`, one by one.
+    private init(copying other: SageSession) {
+        survey = other.survey
+        engine = other.engine
+        settings = other.settings
+        coverage = nil
+        clock = other.clock
+        open = other.open
+        retained = other.retained
+        branchStates = other.branchStates
+        nextInstance = other.nextInstance
+        current = other.current
+        ending = other.ending
+        handedOver = other.handedOver
+        written = other.written
+        cohorts = other.cohorts
+        events = other.events
+        unknownTarget = other.unknownTarget
+        pathCache = other.pathCache
+        submittableCache = other.submittableCache
     }
 
     func makeNavigator(section: Int?) -> SageNavigatorState {
@@ -263,12 +296,21 @@ final class SageSession: SurveySession {
 
     /// The position of the input whose missing answer disables the forward button, or nil.
     private func missingField(_ index: Int) -> Int? {
-        guard survey.steps[index].kind == .question, let entry = liveEntry(of: index) else { return nil }
+        guard survey.steps[index].kind == .question else { return nil }
         let fields = survey.steps[index].fields
+        if let detached = open[level].detached, detached.step == index { return missingField(of: fields, inputs: detached.inputs, value: detached.value) }
+        // Asked at every step: the live result is read where it is in the history, not copied out of it.
+        let history = open[level].result.stepHistory
+        guard let position = history.lastIndex(where: { $0.step == index }) else { return nil }
+        return missingField(of: fields, inputs: history[position].inputs, value: history[position].value)
+    }
+
+    /// The first required field without an answer in a result's inputs (legacy) or value.
+    private func missingField(of fields: [Sage.Field], inputs: [(field: String, value: JSONValue?)], value: JSONValue?) -> Int? {
         if survey.generation == .legacy {
-            return fields.firstIndex { field in !field.isOptional && (entry.inputs.first { $0.field == field.id }?.value ?? nil) == nil }
+            return fields.firstIndex { field in !field.isOptional && (inputs.first { $0.field == field.id }?.value ?? nil) == nil }
         }
-        return fields.allSatisfy(\.isOptional) || entry.value != nil ? nil : 0
+        return fields.allSatisfy(\.isOptional) || value != nil ? nil : 0
     }
 
     /// The forward tap: Next, Done (`submit`), or the skip button.
@@ -310,14 +352,15 @@ final class SageSession: SurveySession {
     /// around it) unless the step hides it; AssessmentModel's on every question step unless hidden (as each
     /// implementation reads `shouldHideActions`: `assessmentHides`).
     func skipButton(for index: Int) -> Sage.SkipAction? {
-        let step = survey.steps[index]
         if engine.isAssessmentModel {
+            let step = survey.steps[index]
             guard step.kind == .question, !assessmentHides(step, .skip) else { return nil }
             return step.buttons.skip ?? Sage.SkipAction(isNavigation: false, target: nil, location: step.location)
         }
-        guard !step.buttons.hidesSkip else { return nil }
-        if let action = step.buttons.skip { return action }
-        var section = step.section
+        // SageResearch's reading, asked at every step: the step's parts read in place, not copied.
+        guard !survey.steps[index].buttons.hidesSkip else { return nil }
+        if let action = survey.steps[index].buttons.skip { return action }
+        var section = survey.steps[index].section
         while let inner = section {
             if let action = survey.sections[inner].buttons.skip { return action }
             section = survey.sections[inner].parent
@@ -408,15 +451,21 @@ final class SageSession: SurveySession {
         var walked = [Bool](repeating: false, count: open.count)
         func walk(_ result: SageBranchResult, depth: Int) {
             if depth < open.count { walked[depth] = true }
-            for node in pathOf(result) {
-                switch node {
-                case .step(let index): steps.append(index)
-                case .section(let index):
-                    if depth + 1 < open.count, open[depth + 1].section == index {
-                        walk(open[depth + 1].result, depth: depth + 1)
-                    } else if let entry = result.stepHistory.last(where: { $0.identifier == survey.sections[index].name }), let branch = resolved(entry) {
-                        walk(branch, depth: open.count)
-                    }
+            if engine.isAssessmentModel {
+                for node in pathOf(result) { visit(node, of: result, depth: depth) }
+            } else {
+                // SageResearch's path is its record as it stands: read in place, no list of it made.
+                result.forEachPathNode { visit($0, of: result, depth: depth) }
+            }
+        }
+        func visit(_ node: SageSurvey.Node, of result: SageBranchResult, depth: Int) {
+            switch node {
+            case .step(let index): steps.append(index)
+            case .section(let index):
+                if depth + 1 < open.count, open[depth + 1].section == index {
+                    walk(open[depth + 1].result, depth: depth + 1)
+                } else if let entry = result.stepHistory.last(where: { $0.identifier == survey.sections[index].name }), let branch = resolved(entry) {
+                    walk(branch, depth: open.count)
                 }
             }
         }

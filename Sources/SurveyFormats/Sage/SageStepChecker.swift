@@ -3,15 +3,30 @@ import SurveyCore
 /// After every step of a walk: the session's invariants (a failure is a bug of ours), the task's hazards as
 /// the engine runs them (a target no navigator has, rules that cancel, `exit` dropping a section, a stale
 /// answer read after Back, a Back after the result was saved), and what the same path does under the other
-/// releases that render the file: a shadow session per other profile replays every action, and the first
-/// place where a respondent would see something else is reported.
+/// releases that render the file: each other profile's session replays every action (shared across a walker's
+/// walks: `SageShadowTree`), and the first place where a respondent would see something else is reported.
 final class SageStepChecker: StepChecker {
     private let survey: SageSurvey
-    private var shadows: [SageSession]?
+    /// What the other releases show after each path, shared with the checkers of the walker's other walks.
+    private let tree: SageShadowTree
+    /// The walk's actions so far.
+    private var path: [Action] = []
+    /// Where the walk's path is in the tree; nil once it left it (the tree was full).
+    private var node: SageShadowTree.Node?
+    /// By release: whether it is still compared (it showed what this session did at every step so far).
+    private var compared: [Bool] = []
+    /// By release: its session after the walk's path, once the walk left the tree.
+    private var live: [SageSession?] = []
     private var reportedDifferences: Set<String> = []
 
-    init(survey: SageSurvey) {
+    /// A checker of its own (one walk's; a walker's checkers share a tree: `SageSurvey.makeStepCheckerSource()`).
+    convenience init(survey: SageSurvey) {
+        self.init(survey: survey, tree: SageShadowTree(survey: survey, nodeLimit: 0))
+    }
+
+    init(survey: SageSurvey, tree: SageShadowTree) {
         self.survey = survey
+        self.tree = tree
     }
 
     func check(_ session: any SurveySession, after action: Action, result: StepResult) -> [Finding] {
@@ -134,54 +149,86 @@ final class SageStepChecker: StepChecker {
     }
 
     /// Replays the action under every other profile of the file's generation and reports where the step
-    /// on screen, the end of the task or Done first differs.
+    /// on screen, the end of the task or Done first differs. What a release shows after the walk's path comes
+    /// from the tree the walker's checkers share (`SageShadowTree`): read from a node when a walk took the
+    /// same actions before, else from the release's session, performing the action.
     private func versionDifferences(_ session: SageSession, after action: Action) -> [Finding] {
-        if shadows == nil {
-            // Releases that differ only in the result they write navigate alike: one shadow each way.
-            var twins: Set<String> = [session.engine.navigationTwin.rawValue]
-            shadows = SageEngine.profiles(for: survey.generation).compactMap { profile in
-                var engines: [SageEngine] = [SageEngine(generation: survey.generation, settings: withProfile(session.settings, profile))]
-                if survey.generation == .assessment {
-                    var other = session.settings
-                    other.options[SageEngine.implementationOption] = session.engine.isKotlin ? "swift" : "kotlin"
-                    engines = [SageEngine(generation: survey.generation, settings: other)]
-                } else if !twins.insert(engines[0].navigationTwin.rawValue).inserted {
-                    return nil
-                }
-                return engines.first.flatMap { $0 == session.engine ? nil : SageSession(survey: survey, engine: $0, settings: session.settings, coverage: nil) }
-            }
-            // The shadows start fresh: replay nothing before this first action (walks check every step).
+        if path.isEmpty {
+            tree.prepare(for: session)
+            node = tree.root
+            // The releases start fresh: nothing before this first action is replayed (walks check every step).
+            compared = Array(repeating: true, count: tree.engines.count)
+            live = Array(repeating: nil, count: tree.engines.count)
         }
+        path.append(action)
+        let sights = sightsAfter(action)
         var findings: [Finding] = []
-        var diverged: [SageSession] = []
         let here = Sight(session)
-        for shadow in shadows ?? [] {
-            _ = shadow.perform(action)
-            let there = Sight(shadow)
+        for release in tree.engines.indices where compared[release] {
+            let there = sights[release]!
             guard here != there else { continue }
-            // Past the first difference the two paths are no longer comparable: the shadow stops.
-            diverged.append(shadow)
-            let key = "\(shadow.engine.name)|\(session.currentQuestion ?? "")"
+            // Past the first difference the two paths are no longer comparable: the release is not compared again.
+            compared[release] = false
+            live[release] = nil
+            let engine = tree.engines[release]
+            let key = "\(engine.name)|\(session.currentQuestion ?? "")"
             guard reportedDifferences.insert(key).inserted else { continue }
             findings.append(
                 Finding(
                     .hazard, "version-difference",
-                    "after this path \(session.engine.displayName) shows \(here.description), but \(shadow.engine.displayName) shows \(there.description)",
+                    "after this path \(session.engine.displayName) shows \(here.description), but \(engine.displayName) shows \(there.description)",
                     question: session.currentQuestion))
         }
-        shadows?.removeAll { shadow in diverged.contains { $0 === shadow } }
         return findings
     }
 
-    private func withProfile(_ settings: SessionSettings, _ profile: String) -> SessionSettings {
-        var copy = settings
-        copy.profile = profile
-        return copy
+    /// What each release still compared shows once the walk's path (ending with `action`) is performed.
+    private func sightsAfter(_ action: Action) -> [Sight?] {
+        var sights = [Sight?](repeating: nil, count: tree.engines.count)
+        if let parent = node {
+            if let child = tree.child(of: parent, for: action) {
+                node = child
+                for release in sights.indices where compared[release] {
+                    if child.sights[release] == nil {
+                        // No walk down this path compared the release here: its session is replayed.
+                        let session = tree.replayed(release, path[...])
+                        child.sessions[release] = session
+                        child.sights[release] = Sight(session)
+                    }
+                    sights[release] = child.sights[release]
+                }
+                return sights
+            }
+            // A path no walk took: each release goes on from a copy of its session on the path so far.
+            for release in sights.indices where compared[release] {
+                if parent.sessions[release] == nil {
+                    // The root's sessions are made when first needed (and a node where no walk compared the
+                    // release gets its session replayed).
+                    parent.sessions[release] = tree.replayed(release, path.dropLast())
+                }
+                let session = parent.sessions[release]!.copy()
+                tree.perform(action, on: session)
+                live[release] = session
+            }
+            node = tree.addChild(to: parent, for: action)
+            if let child = node {
+                for release in sights.indices where compared[release] {
+                    child.sessions[release] = live[release]
+                    child.sights[release] = Sight(live[release]!)
+                    live[release] = nil
+                }
+                return child.sights
+            }
+        } else {
+            for release in sights.indices where compared[release] { tree.perform(action, on: live[release]!) }
+        }
+        for release in sights.indices where compared[release] { sights[release] = Sight(live[release]!) }
+        return sights
     }
 
     /// What a respondent sees: the step on screen (or the end, saved or not) and whether Done shows; put in
     /// words only for a finding.
-    private struct Sight: Equatable {
+    struct Sight: Equatable {
         var ended: Bool
         var saved: Bool
         var step: String?

@@ -78,6 +78,11 @@ extension SageSurvey {
         SageStepChecker(survey: self)
     }
 
+    /// The checkers of one walker's walks share what the other releases show after each path they take.
+    public func makeStepCheckerSource() -> any StepCheckerSource {
+        SageShadowTree(survey: self)
+    }
+
     /// A condition for properties files, written as a survey rule is plus the step it tests:
     /// `{"step": "age", "ruleOperator": "ge", "matchingAnswer": 18}` (and `"field"` for a legacy form with
     /// several inputs); it holds when the rule would match the step's current answer.

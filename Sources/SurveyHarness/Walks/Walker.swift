@@ -17,8 +17,10 @@ public struct Walker {
     /// Where walk sessions report the branches they take, if anywhere.
     public var coverage: CoverageRecorder?
     private let chooser: ActionChooser
+    /// Makes each walk's step checker (with the built-in properties); shared by copies of the walker.
+    private let checkers: (any StepCheckerSource)?
     /// Actions already shown to read back unchanged from their scenario line.
-    private let roundTripped = RoundTripCache()
+    private let roundTripped: RoundTripCache
 
     /// The properties checked once a walk ends, rather than after a step.
     public static let wholeWalkProperties: Set<String> = ["deterministic-replay", "scenario-round-trip", "submit-unreachable"]
@@ -30,6 +32,8 @@ public struct Walker {
         self.builtInProperties = builtInProperties
         self.properties = properties
         self.chooser = ActionChooser(survey: survey, settings: settings)
+        self.roundTripped = RoundTripCache(settings: settings)
+        self.checkers = builtInProperties ? survey.makeStepCheckerSource() : nil
     }
 
     public struct Outcome {
@@ -72,11 +76,16 @@ public struct Walker {
     /// Runs a walk whose next action (with its stable hash) `nextAction` gives, until it gives none.
     private func run(_ nextAction: (any SurveySession) -> (action: Action, hash: UInt64)?) -> Outcome {
         let session = survey.makeSession(settings, coverage: coverage)
-        let checker = builtInProperties ? survey.makeStepChecker() : nil
+        let checker = checkers?.makeStepChecker()
         let checksWholeWalk = builtInProperties && wholeWalkChecks
         var outcome = Outcome()
-        outcome.actions.reserveCapacity(min(maxSteps, 128))
+        // A walk of a hundred steps fills each list a step once: one allocation each, not one per doubling.
+        let expected = min(maxSteps, 128)
+        outcome.actions.reserveCapacity(expected)
         var outcomes: [SurveyCore.Outcome] = []
+        if checker != nil || recordsViews { outcome.views.reserveCapacity(expected) }
+        if recordsViews { outcome.visibleLists.reserveCapacity(expected) }
+        if checker != nil { outcomes.reserveCapacity(expected) }
         // The first action that does not read back from its scenario line, checked as the walk goes.
         var unreadable: Action?
         for step in 0..<maxSteps {
@@ -84,7 +93,7 @@ public struct Walker {
             let result = session.perform(action)
             outcome.actions.append(action)
             outcome.path = StableHash.mix(outcome.path ^ hash)
-            if checksWholeWalk, unreadable == nil, !roundTripped.readsBack(action, hash: hash, settings: settings) { unreadable = action }
+            if checksWholeWalk, unreadable == nil, !roundTripped.readsBack(action, hash: hash) { unreadable = action }
             if checker != nil || recordsViews { outcome.views.append(session.viewFingerprint) }
             if recordsViews { outcome.visibleLists.append(session.visibleFingerprint) }
             if let checker {
@@ -154,14 +163,21 @@ public struct Walker {
 /// by the action's stable hash in a table of its own (open addressing: the hash is already mixed), and only
 /// then compared as a whole; an action whose hash another holds is printed and read back each time.
 private final class RoundTripCache {
+    /// The walker's settings, which each scenario line is printed and read back with.
+    let settings: SessionSettings
     /// The actions verified, with their hashes.
     @exclusivity(unchecked) private var actions: [Action] = []
     @exclusivity(unchecked) private var hashes: [UInt64] = []
     /// By hash: 1 + the index of an action verified, or 0 for a free slot; never more than half full.
     @exclusivity(unchecked) private var table = [Int32](repeating: 0, count: 64)
 
-    /// Whether the action, whose stable hash is `hash`, reads back from its line.
-    func readsBack(_ action: Action, hash: UInt64, settings: SessionSettings) -> Bool {
+    init(settings: SessionSettings) {
+        self.settings = settings
+    }
+
+    /// Whether the action, whose stable hash is `hash`, reads back from its line (looked up at every step,
+    /// so the settings are the cache's own rather than passed, and copied, each time).
+    func readsBack(_ action: Action, hash: UInt64) -> Bool {
         var slot = Int(truncatingIfNeeded: hash) & (table.count - 1)
         while table[slot] != 0 {
             let index = Int(table[slot]) - 1
