@@ -54,6 +54,29 @@ struct FHIRComplexityTests {
         #expect(android.decisions == 0 && android.visibleCount == first.visibleCount)
     }
 
+    @Test("a form with SDC expressions opens once per settings for sessions that record no coverage; with coverage it opens anew")
+    func expressionOpeningIsShared() throws {
+        let survey = try loadQuestionnaire(
+            questionnaireText([
+                fhirItem("a", "integer", #""initial": [{"valueInteger": 2}]"#),
+                fhirItem("b", "integer", #""extension": [{"url": "http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-calculatedExpression", "valueExpression": {"language": "text/fhirpath", "expression": "%resource.item.where(linkId = 'a').answer.value + 1"}}]"#),
+                fhirItem("c", "string", enableWhen: [condition("b", ">", #""answerInteger": 2"#)]),
+                fhirItem("d", "date", #""extension": [{"url": "http://hl7.org/fhir/uv/sdc/StructureDefinition/sdc-questionnaire-calculatedExpression", "valueExpression": {"language": "text/fhirpath", "expression": "today()"}}]"#),
+            ]))
+        let settings = SessionSettings(today: testToday)
+        let first = try #require(survey.makeSession(settings) as? FHIRSession)
+        let second = try #require(survey.makeSession(settings) as? FHIRSession)
+        #expect(first.decisions == 0 && second.decisions == 0)
+        #expect(second.visibleQuestions == ["a", "b", "c", "d"] && second.answer(for: "b") == 3)
+        #expect(second.answer(for: "d") == .string("\(testToday)"))
+        #expect(second.startEvents == first.startEvents && !second.startEvents.isEmpty)
+        let recorded = try #require(survey.makeSession(settings, coverage: CoverageRecorder(plan: survey.coveragePlan())) as? FHIRSession)
+        #expect(recorded.decisions > 0 && recorded.visibleQuestions == second.visibleQuestions && recorded.startEvents == second.startEvents)
+        // Other settings (another day here) have an opening of their own.
+        let later = try #require(survey.makeSession(SessionSettings(today: CalendarDate(year: 2027, month: 3, day: 1))) as? FHIRSession)
+        #expect(later.answer(for: "d") == "2027-03-01" && second.answer(for: "d") == .string("\(testToday)"))
+    }
+
     @Test("a cycle without a fixpoint goes round a cycle of passes, skipped up to the bound: a step decides a handful, not a pass per conditional item")
     func oscillationIsSkipped() throws {
         let padding = (0..<2_000).map { fhirItem("pad\($0)", "display", enableWhen: [condition("gate", "exists", #""answerBoolean": true"#)]) }

@@ -89,10 +89,21 @@ final class FHIRSession: SurveySession {
     convenience init(survey: FHIRSurvey, settings: SessionSettings, coverage: CoverageRecorder?, refusal: String? = nil) {
         let expressions = FHIRExpressions(survey: survey, settings: settings, coverage: coverage)
         guard expressions == nil else {
-            // The form's expressions read the clock and the launch contexts: it opens anew each time.
-            self.init(survey: survey, settings: settings, coverage: coverage, refusal: refusal, expressions: expressions, opening: nil)
+            // The form's expressions read the clock and the launch contexts: sessions under the same settings
+            // start from one opening, unless they record coverage (the expressions report their iifs as the
+            // form opens, to the session's recorder).
+            let shared = coverage != nil ? nil : survey.expressionOpenings.get(settings) {
+                let session = FHIRSession(survey: survey, settings: settings, coverage: nil, refusal: nil, expressions: expressions, opening: nil)
+                let failure = session.opening()
+                return FHIROpening(state: session.state, failure: failure, mayThrow: session.mayThrow)
+            }
+            self.init(survey: survey, settings: settings, coverage: coverage, refusal: refusal, expressions: expressions, opening: shared)
             recordsCoverage = true
-            openingFailure = opening()
+            if let shared {
+                openingFailure = shared.failure
+            } else {
+                openingFailure = opening()
+            }
             state.expressions.opening = false
             startEvents = computedEvents()
             finishOpening()
@@ -298,7 +309,7 @@ final class FHIRSession: SurveySession {
 }
 
 /// The form as it opens under one engine reading, which sessions of a Questionnaire without SDC
-/// expressions start from.
+/// expressions start from (with expressions: under one settings, for sessions that record no coverage).
 struct FHIROpening: Sendable {
     struct Key: Hashable, Sendable {
         let engine: FHIREngine

@@ -150,6 +150,9 @@ public struct FHIRSurvey: Survey {
     /// The form as it opens under each engine reading (for Questionnaires without SDC expressions, whose
     /// opening depends on nothing else): sessions start from a copy.
     let openings = LazyTable<FHIROpening.Key, FHIROpening>()
+    /// The form as it opens under each settings, for Questionnaires with SDC expressions (which read the
+    /// clock and the launch contexts): sessions that record no coverage start from a copy.
+    let expressionOpenings = LazyTable<SessionSettings, FHIROpening>()
     /// What the step checker found in each submitted response it checked, by the response's key: many walks
     /// submit the same answers, and a response is read back once.
     let responseChecks = BoundedMemo<FHIRResponseKey, [Finding]>(capacity: 4096)
