@@ -34,18 +34,20 @@ extension FHIRSurvey {
 struct FHIRResponseReader {
     let survey: FHIRSurvey
     let file: String
+    /// Which items may stand where, worked out once a survey.
+    private let places: FHIRResponsePlaces
     private(set) var answers: [PayloadReading.Answer] = []
     private(set) var problems: [Diagnostic] = []
 
     init(survey: FHIRSurvey, file: String) {
         self.survey = survey
         self.file = file
+        places = survey.responsePlaces.get { FHIRResponsePlaces(survey) }
     }
 
     /// Reads the response items of one level: those under the item `parent` (nil at the top level), among
     /// whose children (`FHIRResponsePlaces`) each is looked up; `prefix` starts the ids of their instances.
     mutating func read(_ list: [JSONCursor], parent: Int?, prefix: String) throws(InputError) {
-        let places = survey.responsePlaces.get { FHIRResponsePlaces(self.survey) }
         var occurrences: [String: Int] = [:]
         for entry in list {
             let object = try entry.object(for: "a response item")

@@ -93,9 +93,7 @@ final class FHIRSession: SurveySession {
             // start from one opening, unless they record coverage (the expressions report their iifs as the
             // form opens, to the session's recorder).
             let shared = coverage != nil ? nil : survey.expressionOpenings.get(settings) {
-                let session = FHIRSession(survey: survey, settings: settings, coverage: nil, refusal: nil, expressions: expressions, opening: nil)
-                let failure = session.opening()
-                return FHIROpening(state: session.state, failure: failure, mayThrow: session.mayThrow)
+                FHIRSession.workOutOpening(survey: survey, settings: settings, expressions: expressions)
             }
             self.init(survey: survey, settings: settings, coverage: coverage, refusal: refusal, expressions: expressions, opening: shared)
             recordsCoverage = true
@@ -111,9 +109,7 @@ final class FHIRSession: SurveySession {
         }
         let profile = FHIRProfile.standard(settings)
         let shared = survey.openings.get(FHIROpening.Key(profile)) {
-            let session = FHIRSession(survey: survey, settings: settings, coverage: nil, refusal: nil, expressions: nil, opening: nil)
-            let failure = session.opening()
-            return FHIROpening(state: session.state, failure: failure, mayThrow: session.mayThrow)
+            FHIRSession.workOutOpening(survey: survey, settings: settings, expressions: nil)
         }
         self.init(survey: survey, settings: settings, coverage: coverage, refusal: refusal, expressions: nil, opening: shared)
         openingFailure = shared.failure
@@ -144,6 +140,13 @@ final class FHIRSession: SurveySession {
                 instances: instances, slots: ChunkedArray(repeating: FHIRSlotState(), count: instances.slotCount),
                 idHashes: ChunkedArray(repeating: 0, count: instances.slotCount))
         }
+    }
+
+    /// The opening form worked out on a session of its own, which records no coverage, for sessions to start from.
+    private static func workOutOpening(survey: FHIRSurvey, settings: SessionSettings, expressions: FHIRExpressions?) -> FHIROpening {
+        let session = FHIRSession(survey: survey, settings: settings, coverage: nil, refusal: nil, expressions: expressions, opening: nil)
+        let failure = session.opening()
+        return FHIROpening(state: session.state, failure: failure, mayThrow: session.mayThrow)
     }
 
     /// Coverage of the items never shown, and the focus on the first question.
