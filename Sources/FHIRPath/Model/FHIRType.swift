@@ -93,6 +93,14 @@ public struct FHIRElementDefinition: Sendable {
 
     /// The type of a choice element's JSON key suffix (`Quantity` in `valueQuantity`).
     func choiceType(suffix: Substring) -> FHIRType? {
-        types.first { $0.name.count == suffix.count && $0.name.first?.uppercased() == suffix.first.map(String.init) && $0.name.dropFirst() == suffix.dropFirst() }
+        // Type names are ASCII: compared byte by byte, the first one capitalized.
+        let wanted = suffix.utf8
+        guard let head = wanted.first else { return nil }
+        return types.first { type in
+            let name = type.name.utf8
+            guard name.count == wanted.count, let first = name.first else { return false }
+            let capital = first >= UInt8(ascii: "a") && first <= UInt8(ascii: "z") ? first - 0x20 : first
+            return capital == head && name.dropFirst().elementsEqual(wanted.dropFirst())
+        }
     }
 }

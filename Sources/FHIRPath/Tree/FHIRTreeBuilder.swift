@@ -94,6 +94,8 @@ struct FHIRTreeBuilder<Input: FHIRJSONInput> {
     var values: [FHIRPrimitive] = []
     var localNames: [String] = []
     private var localNameIDs: [String: Int32] = [:]
+    /// The children of the nodes being filled, deepest last.
+    private var pending: [Child] = []
 
     init(model: FHIRModel) {
         self.model = model
@@ -151,57 +153,67 @@ struct FHIRTreeBuilder<Input: FHIRJSONInput> {
                 nodes[index].value = Int32(values.count - 1)
             }
         }
-        var children: [Child] = []
-        if let json, json.kind == .object { collectChildren(of: json, in: resolved, into: &children) }
-        if let extras, extras.kind == .object { collectChildren(of: extras, in: model.element, into: &children) }
-        guard !children.isEmpty else { return }
+        // The children are collected on top of `pending` (the children of the nodes being filled above this
+        // one stay below), so no array is made per node.
+        let start = pending.count
+        if let json, json.kind == .object { collectChildren(of: json, in: resolved) }
+        if let extras, extras.kind == .object { collectChildren(of: extras, in: model.element) }
+        let count = pending.count - start
+        guard count > 0 else { return }
         let first = nodes.count
         nodes[index].firstChild = Int32(first)
-        nodes[index].childCount = Int32(children.count)
-        for child in children {
+        nodes[index].childCount = Int32(count)
+        for child in pending[start...] {
             nodes.append(
                 FHIRTree.Node(
                     type: 0, name: child.name, parent: Int32(index), firstChild: 0, childCount: 0, value: -1,
                     offset: Int32(child.json?.sourceOffset ?? child.extras?.sourceOffset ?? -1)))
         }
-        for (offset, child) in children.enumerated() {
+        for offset in 0..<count {
+            let child = pending[start + offset]
             fill(first + offset, json: child.json, extras: child.extras, declared: child.type)
         }
+        pending.removeLast(count)
     }
 
-    /// The children an object's members make, in member order; `_name` members join the primitives of
-    /// `name` (element by element for arrays) or stand alone when there is no `name`.
-    private mutating func collectChildren(of object: Input, in type: FHIRType, into children: inout [Child]) {
+    /// Appends to `pending` the children an object's members make, in member order; `_name` members join
+    /// the primitives of `name` (element by element for arrays) or stand alone when there is no `name`.
+    private mutating func collectChildren(of object: Input, in type: FHIRType) {
         guard let members = object.memberList else { return }
+        func isUnderscored(_ key: String) -> Bool { key.utf8.first == UInt8(ascii: "_") }
+        // Most objects have no `_name` member: then no lookup of one is needed.
         var underscored: [String: Input] = [:]
-        for member in members where member.key.hasPrefix("_") { underscored[String(member.key.dropFirst())] = member.value }
-        let plainKeys = Set(members.lazy.filter { !$0.key.hasPrefix("_") }.map(\.key))
+        var plainKeys: Set<String> = []
+        if members.contains(where: { isUnderscored($0.key) }) {
+            for member in members where isUnderscored(member.key) { underscored[String(member.key.dropFirst())] = member.value }
+            plainKeys = Set(members.lazy.filter { !isUnderscored($0.key) }.map(\.key))
+        }
         for (key, value) in members {
             if key == "resourceType" { continue }
-            if key.hasPrefix("_") {
+            if isUnderscored(key) {
                 let base = String(key.dropFirst())
                 guard !plainKeys.contains(base) else { continue }
                 let (name, childType) = label(base, in: type)
                 let id = nameID(name)
                 if let list = value.elementList {
-                    for element in list { children.append(Child(name: id, type: childType, json: nil, extras: element)) }
+                    for element in list { pending.append(Child(name: id, type: childType, json: nil, extras: element)) }
                 } else {
-                    children.append(Child(name: id, type: childType, json: nil, extras: value))
+                    pending.append(Child(name: id, type: childType, json: nil, extras: value))
                 }
                 continue
             }
             let (name, childType) = label(key, in: type)
             let id = nameID(name)
-            let extras = underscored[key]
+            let extras = underscored.isEmpty ? nil : underscored[key]
             if let list = value.elementList {
                 let extraList = extras?.elementList
                 for (position, element) in list.enumerated() {
                     let extra = extraList.flatMap { position < $0.count ? $0[position] : nil }
                     if element.kind == .null, extra == nil || extra!.kind == .null { continue }
-                    children.append(Child(name: id, type: childType, json: element.kind == .null ? nil : element, extras: extra))
+                    pending.append(Child(name: id, type: childType, json: element.kind == .null ? nil : element, extras: extra))
                 }
             } else if value.kind != .null {
-                children.append(Child(name: id, type: childType, json: value, extras: extras))
+                pending.append(Child(name: id, type: childType, json: value, extras: extras))
             }
         }
     }
@@ -210,20 +222,23 @@ struct FHIRTreeBuilder<Input: FHIRJSONInput> {
     /// suffix type (`valueQuantity`), else the key itself with the datatype its suffix names, if any
     /// (`billablePeriod` is a Period) or a type inferred from the JSON.
     private func label(_ key: String, in type: FHIRType) -> (String, FHIRType?) {
+        // Type names are ASCII, so a suffix naming one starts at an ASCII capital: the key is scanned as bytes.
+        let bytes = key.utf8
+        func isCapital(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") }
         if type.isModeled {
             if let element = type.element(named: key), !element.isChoice {
                 return (key, element.types.first)
             }
-            var index = key.startIndex
-            while let upper = key[index...].firstIndex(where: { $0.isUppercase }) {
+            var index = bytes.startIndex
+            while let upper = bytes[index...].firstIndex(where: isCapital) {
                 let base = String(key[..<upper])
                 if let element = type.element(named: base), element.isChoice, let choice = element.choiceType(suffix: key[upper...]) {
                     return (base, choice)
                 }
-                index = key.index(after: upper)
+                index = bytes.index(after: upper)
             }
         }
-        if let upper = key.lastIndex(where: { $0.isUppercase }), upper != key.startIndex, let datatype = model.datatype(choiceSuffix: key[upper...]) {
+        if let upper = bytes.lastIndex(where: isCapital), upper != bytes.startIndex, let datatype = model.datatype(choiceSuffix: key[upper...]) {
             return (key, datatype)
         }
         return (key, nil)
