@@ -98,4 +98,22 @@ import Testing
         #expect(descendants.paths["$this"] == ["*", "*.linkId"])
         #expect(!descendants.readsClock)
     }
+
+    @Test("an expression reads its input when anything in it starts from the input, and only then")
+    func readsInput() throws {
+        func reads(_ text: String) throws -> Bool { try FHIRPathExpression(text).dependencies.readsInput }
+        // Nothing starts from the input: variables, literals, iif over them, the clock.
+        #expect(try !reads("iif(%a.exists(), %a, 0) + %b"))
+        #expect(try !reads("%resource.item.where(linkId = 'q1').answer.value"))
+        #expect(try !reads("today() - 1 year"))
+        #expect(try !reads("%q.where($this > 2).count()"))
+        // A leading identifier or type name, `$this`, a function without a target, `$this` in iif.
+        #expect(try reads("answer.value"))
+        #expect(try reads("QuestionnaireResponse.item"))
+        #expect(try reads("$this.answer"))
+        #expect(try reads("exists()"))
+        #expect(try reads("weight()"))
+        #expect(try reads("iif($this.exists(), 1, 0)"))
+        #expect(try reads("%a.select(%b) | children()"))
+    }
 }

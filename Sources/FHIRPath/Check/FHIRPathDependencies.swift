@@ -6,12 +6,16 @@
 ///   read from it, dotted (`item`, `item.linkId`, `item.answer.value`); `item.*` when a whole subtree is
 ///   read (`descendants()`, `children()`, `repeat()`, `resolve()`…);
 /// - `linkIds`: the string literals compared with a `linkId` (`where(linkId = 'q1')`, `linkId in ('a' | 'b')`);
-/// - `readsClock`: whether `now()`, `today()` or `timeOfDay()` is called.
+/// - `readsClock`: whether `now()`, `today()` or `timeOfDay()` is called;
+/// - `readsInput`: whether the result may depend on the collection the expression is evaluated on (its
+///   context): false when nothing in it starts from the input (`$this`, a leading identifier or type name,
+///   a function without a target), so it may be evaluated on an empty input with the same result.
 public struct FHIRPathDependencies: Sendable, Equatable {
     public var variables: Set<String> = []
     public var paths: [String: Set<String>] = [:]
     public var linkIds: Set<String> = []
     public var readsClock = false
+    public var readsInput = false
 
     init(_ syntax: FHIRPathSyntax, model: FHIRModel) {
         var collector = Collector(model: model)
@@ -20,6 +24,7 @@ public struct FHIRPathDependencies: Sendable, Equatable {
         paths = collector.paths
         linkIds = collector.linkIds
         readsClock = collector.readsClock
+        readsInput = collector.readsInput
     }
 
     /// A place in a tree: a root and the element names from it.
@@ -36,6 +41,7 @@ public struct FHIRPathDependencies: Sendable, Equatable {
         var paths: [String: Set<String>] = [:]
         var linkIds: Set<String> = []
         var readsClock = false
+        var readsInput = false
 
         mutating func record(_ path: Path) {
             guard !path.steps.isEmpty else { return }
@@ -48,6 +54,7 @@ public struct FHIRPathDependencies: Sendable, Equatable {
             case .literal, .index, .total:
                 return []
             case .this:
+                noteInput(scope)
                 return scope
             case .parenthesized(let inner):
                 return visit(inner, scope: scope)
@@ -55,6 +62,7 @@ public struct FHIRPathDependencies: Sendable, Equatable {
                 variables.insert(name)
                 return [Path(root: "%" + name, steps: [])]
             case .identifier(let name):
+                noteInput(scope)
                 // A type name at the start of a path stands for the context itself.
                 if let first = name.first, first.isUppercase, model.fhirType(named: name) != nil { return scope }
                 return step(scope, name)
@@ -75,9 +83,18 @@ public struct FHIRPathDependencies: Sendable, Equatable {
                 let b = visit(right, scope: scope)
                 return op == .union ? a + b : []
             case .function(let target, let name, let arguments):
+                // Without a target a function works on the scope; `today()`, `now()` and `timeOfDay()` ignore
+                // it, and `iif()` only requires it to hold one item at most (what its arguments read of it
+                // as `$this` is noted as they are visited).
+                if target == nil, !["today", "now", "timeOfDay", "iif"].contains(name) { noteInput(scope) }
                 let input = target.map { visit($0, scope: scope) } ?? scope
                 return call(FHIRPathFunction(rawValue: name), input, arguments, scope: scope)
             }
+        }
+
+        /// Notes that a piece reads the scope it is in, when that scope comes from the expression's input.
+        private mutating func noteInput(_ scope: [Path]) {
+            if scope.contains(where: { $0.root == "$this" }) { readsInput = true }
         }
 
         private mutating func step(_ places: [Path], _ name: String) -> [Path] {
