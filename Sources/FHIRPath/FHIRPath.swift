@@ -65,6 +65,8 @@ public struct FHIRPathExpression: Sendable {
     /// Problems that are errors only in strict mode (a path the model does not have), found in lenient mode.
     public let warnings: [FHIRPathError]
     let root: Evaluator
+    /// How many pieces keep their value through an evaluation (`InvariantEvaluator`).
+    let invariants: Int
 
     /// Compiles an expression given on its own.
     public init(_ text: String, options: FHIRPathOptions = FHIRPathOptions()) throws(FHIRPathError) {
@@ -79,6 +81,7 @@ public struct FHIRPathExpression: Sendable {
         var compiler = FHIRPathCompiler(options: options)
         root = try compiler.compileExpression(syntax)
         warnings = compiler.warnings
+        invariants = compiler.invariants
     }
 
     /// The value of the expression on the environment's `%context` (empty when it has none).
@@ -88,7 +91,7 @@ public struct FHIRPathExpression: Sendable {
 
     /// The value of the expression with `$this` (the context) bound to `context`.
     public func evaluate(on context: FHIRPathCollection, _ environment: FHIRPathEnvironment) throws(FHIRPathError) -> FHIRPathCollection {
-        var state = EvaluationState(environment: environment, model: options.model)
+        var state = EvaluationState(environment: environment, model: options.model, invariants: invariants)
         return try root.evaluate(context, &state)
     }
 }

@@ -6,6 +6,12 @@ struct FHIRPathCompiler {
     let options: FHIRPathOptions
     private var model: FHIRModel { options.model }
     private(set) var warnings: [FHIRPathError] = []
+    /// How many invariant pieces were found (`FHIRPathInvariants`), each kept in its slot.
+    private(set) var invariants = 0
+    /// Whether the expression's invariant pieces may keep their values, and how many iterated arguments
+    /// the piece being compiled is inside.
+    private var keepsInvariants = false
+    private var iterationDepth = 0
 
     init(options: FHIRPathOptions) {
         self.options = options
@@ -23,6 +29,7 @@ struct FHIRPathCompiler {
         if strict, options.contextType != nil, model.fhirType(named: options.contextType!) == nil {
             throw FHIRPathError(.semantic, "the context type '\(options.contextType!)' is not a FHIR R4 type", at: 0..<0)
         }
+        keepsInvariants = FHIRPathInvariants.allowsKeeping(syntax)
         return try compile(syntax, scope: contextType).0
     }
 
@@ -40,6 +47,20 @@ struct FHIRPathCompiler {
 
     /// The evaluator of a piece and what is known of its value. `scope` is what `$this` is there.
     mutating func compile(_ syntax: FHIRPathSyntax, scope: StaticType) throws(FHIRPathError) -> (Evaluator, StaticType) {
+        if iterationDepth > 0, keepsInvariants, FHIRPathInvariants.isWorthKeeping(syntax), FHIRPathInvariants.isInvariant(syntax) {
+            // The largest invariant piece inside an iteration keeps its value (the pieces in it need not).
+            let depth = iterationDepth
+            iterationDepth = 0
+            defer { iterationDepth = depth }
+            let (evaluator, type) = try compilePiece(syntax, scope: scope)
+            if evaluator is ConstantEvaluator { return (evaluator, type) }
+            defer { invariants += 1 }
+            return (InvariantEvaluator(evaluator, slot: invariants, range: syntax.range), type)
+        }
+        return try compilePiece(syntax, scope: scope)
+    }
+
+    private mutating func compilePiece(_ syntax: FHIRPathSyntax, scope: StaticType) throws(FHIRPathError) -> (Evaluator, StaticType) {
         let range = syntax.range
         switch syntax.kind {
         case .literal(let literal):
@@ -371,7 +392,11 @@ struct FHIRPathCompiler {
                 descending.append(false)
             }
             let argumentScope = function.isIterated(argument: index) ? element : function == .iif || function == .defineVariable && index == 1 ? input : scope
-            let (evaluator, type) = try compile(argumentSyntax, scope: argumentScope)
+            let iterated = function.isIterated(argument: index)
+            if iterated { iterationDepth += 1 }
+            let compiledArgument = Result { () throws(FHIRPathError) in try compile(argumentSyntax, scope: argumentScope) }
+            if iterated { iterationDepth -= 1 }
+            let (evaluator, type) = try compiledArgument.get()
             compiled.append(evaluator)
             argumentTypes.append(type)
         }

@@ -9,10 +9,13 @@ struct EvaluationState {
     var index: Int?
     var total: FHIRPathCollection?
     var defined: [String: FHIRPathCollection] = [:]
+    /// The values of the expression's invariant pieces worked out so far, by slot (`InvariantEvaluator`).
+    var kept: [FHIRPathCollection?]
 
-    init(environment: FHIRPathEnvironment, model: FHIRModel) {
+    init(environment: FHIRPathEnvironment, model: FHIRModel, invariants: Int = 0) {
         self.environment = environment
         self.model = model
+        kept = invariants == 0 ? [] : Array(repeating: nil, count: invariants)
     }
 
     func variable(_ name: String) -> FHIRPathCollection? {
