@@ -69,10 +69,31 @@ struct FHIRExpressionSessionTests {
                 sdcExtension("variable", answerOf("a"), name: "va"), sdcExtension("variable", answerOf("b"), name: "vb"), calculated("%va + %vb"))),
         ])
         sum.play(.answer("a", 1))
-        let before = sum.state.expressions.evaluations
+        let before = (evaluations: sum.state.expressions.evaluations, responses: sum.state.expressions.responsesBuilt)
         sum.play(.answer("b", 2))
         #expect(sum.answer(for: "total") == 3)
-        #expect(sum.state.expressions.evaluations - before == 2)
+        #expect(sum.state.expressions.evaluations - before.evaluations == 2)
+        #expect(sum.state.expressions.responsesBuilt - before.responses == 1)
+    }
+
+    @Test("the response is built for the expressions that read it, not for those that read only variables (counted)")
+    func responseOnlyForReaders() throws {
+        let session = try sdcSession(
+            [
+                fhirItem("a", "integer"), fhirItem("b", "integer"),
+                fhirItem("total", "integer", #""readOnly": true, "# + extensions(calculated("%va + %vb"))),
+                fhirItem("double", "integer", #""readOnly": true, "# + extensions(calculated("%vb * 2"))),
+            ],
+            root: extensions(sdcExtension("variable", answerOf("a"), name: "va"), sdcExtension("variable", answerOf("b"), name: "vb")))
+        session.play(.answer("a", 1))
+        let before = (evaluations: session.state.expressions.evaluations, responses: session.state.expressions.responsesBuilt)
+        session.play(.answer("b", 2))
+        #expect(session.answer(for: "total") == 3)
+        #expect(session.answer(for: "double") == 4)
+        // %vb, the total and the double are evaluated; only %vb reads the response. Storing the total makes
+        // the response out of date, and the double, reading only %vb, does not need it built again.
+        #expect(session.state.expressions.evaluations - before.evaluations == 3)
+        #expect(session.state.expressions.responsesBuilt - before.responses == 1)
     }
 
     @Test("an enableWhenExpression enables and disables its item: LHC-Forms with its enableWhen, android-fhir alone")

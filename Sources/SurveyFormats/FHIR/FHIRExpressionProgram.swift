@@ -24,6 +24,16 @@ struct FHIRExpressionProgram: Sendable {
         var readsAnyAnswer = false
         /// The linkIds it compares that no item has.
         var unknownLinkIds: [String] = []
+        /// Whether evaluating it needs the response: it names `%resource`, `%rootResource` or `%context`, or
+        /// reads its input (the instance's response item). One that does not gives the same result without it.
+        let readsResponse: Bool
+
+        init(item: Int?, expression: FHIR.SDCExpression, dependencies: FHIRPathDependencies?) {
+            self.item = item
+            self.expression = expression
+            self.dependencies = dependencies
+            readsResponse = dependencies.map { $0.readsInput || !$0.variables.isDisjoint(with: ["resource", "rootResource", "context"]) } ?? true
+        }
 
         /// The literals written in it (numbers, strings, dates, quantities), in order: values worth trying
         /// as answers of the items it reads.

@@ -22,6 +22,8 @@ struct FHIRExpressionMemory: Sendable {
     var computed: [String] = []
     /// How many expressions were evaluated (an instance's, or a variable's), for tests that count work.
     var evaluations = 0
+    /// How many times the response was built for expressions to read, for tests that count work.
+    var responsesBuilt = 0
     /// LHC-Forms: each variable's value by the id of the instance defining it ("" on the Questionnaire), kept
     /// until something it reads changes.
     var variables: [Int: [String: FHIRPathCollection]] = [:]
@@ -157,6 +159,7 @@ struct FHIRExpressions: Sendable {
         }
         memory.started = true
         memory.evaluations += evaluation.evaluations
+        memory.responsesBuilt += evaluation.responsesBuilt
         for id in evaluation.written where !memory.computed.contains(id) { memory.computed.append(id) }
         answers = evaluation.answers
         return pass
@@ -435,10 +438,15 @@ struct FHIRExpressions: Sendable {
         return store(kept, id, &evaluation)
     }
 
+    /// An instance of `item` was given new answers in the pass: what reads it (or reads any answer), and
+    /// what uses those variables, is evaluated again, variables forgotten; variables reading neither keep
+    /// their values.
     private func changed(_ item: Int, _ pass: inout FHIRExpressionPass, _ selected: inout [Bool], _ evaluation: inout Evaluation) {
         pass.answersChanged = true
-        for node in program.readersOfItem[item] { select(node, &selected) }
-        forget(selected, &evaluation)
+        var affected = Array(repeating: false, count: program.nodes.count)
+        for node in program.readersOfItem[item] + program.readersOfAnyAnswer { select(node, &affected) }
+        for node in affected.indices where affected[node] { selected[node] = true }
+        forget(affected, &evaluation)
     }
 
     /// Drops the kept values of the variables to be evaluated again.
@@ -452,7 +460,9 @@ struct FHIRExpressions: Sendable {
     /// response as the engine builds it now, `%context` the instance's item in it, `%qitem` its
     /// Questionnaire item, its variables by SDC's scoping. An unresolved `%name` throws in LHC-Forms'
     /// fhirpath.js and is empty in android-fhir (FHIRPathEngineHostServices.kt:28-33). A `population`
-    /// evaluation (android-fhir's initialExpression) sees only the launch contexts.
+    /// evaluation (android-fhir's initialExpression) sees only the launch contexts. The response is built
+    /// only for an expression that reads it (`FHIRExpressionProgram.Node.readsResponse`): one that reads
+    /// only variables and constants gives the same value without it.
     private func evaluate(_ index: Int, at position: Int?, _ evaluation: inout Evaluation, population: Bool = false) -> Result<FHIRPathCollection, FHIRPathError> {
         let node = program.nodes[index]
         guard let compiled = node.expression.compiled else { return .success([]) }
@@ -468,12 +478,15 @@ struct FHIRExpressions: Sendable {
             variables["questionnaire"] = nil
             for name in node.dependencies?.variables ?? [] where variables[name] == nil && !["resource", "rootResource", "context"].contains(name) { variables[name] = [] }
         } else {
-            let response = evaluation.view(survey, engine: engine, today: today)
-            let root: FHIRPathCollection = [.node(response.tree.root)]
-            variables["resource"] = root
-            variables["rootResource"] = root
-            context = position.map { response.item(at: $0, in: evaluation.tree).map { [.node($0)] } ?? [] } ?? (node.item == nil ? root : [])
-            variables["context"] = context
+            // The response is built only for an expression that reads it.
+            if node.readsResponse {
+                let response = evaluation.view(survey, engine: engine, today: today)
+                let root: FHIRPathCollection = [.node(response.tree.root)]
+                variables["resource"] = root
+                variables["rootResource"] = root
+                context = position.map { response.item(at: $0, in: evaluation.tree).map { [.node($0)] } ?? [] } ?? (node.item == nil ? root : [])
+                variables["context"] = context
+            }
             if let item = node.item, item < questionnaireItems.count { variables[engine == .lhcForms ? "qitem" : "qItem"] = [.node(questionnaireItems[item])] }
             for (name, variable) in node.variables { variables[name] = value(of: variable, for: position, &evaluation) }
             if engine == .androidFHIR { for name in node.unresolved { variables[name] = [] } }
@@ -522,6 +535,7 @@ private struct Evaluation {
     /// The instances whose answers the pass changed, in order.
     var written: [String] = []
     var evaluations = 0
+    var responsesBuilt = 0
 
     init(tree: FHIRInstanceTree, enablement: [Bool], answers: [String: [FHIR.Value]], withheld: Set<String>) {
         self.tree = tree
@@ -561,6 +575,7 @@ private struct Evaluation {
         }
         let input = FHIRResponseInput(survey: survey, tree: tree, enablement: responseEnablement(engine), answers: written, today: today)
         let view = ResponseView(input)
+        responsesBuilt += 1
         response = view
         return view
     }
