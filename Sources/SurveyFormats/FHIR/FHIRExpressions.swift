@@ -54,6 +54,8 @@ struct FHIRExpressionMemory: Sendable {
 
 /// What one pass of the expressions changed, or what the engine threw.
 struct FHIRExpressionPass {
+    /// The instances whose answers the pass changed, by id (each once, in the order first changed).
+    var written: [String] = []
     var answersChanged = false
     var enablementChanged = false
     var failure: String?
@@ -161,6 +163,7 @@ struct FHIRExpressions: Sendable {
         memory.evaluations += evaluation.evaluations
         memory.responsesBuilt += evaluation.responsesBuilt
         for id in evaluation.written where !memory.computed.contains(id) { memory.computed.append(id) }
+        for id in evaluation.written where !pass.written.contains(id) { pass.written.append(id) }
         answers = evaluation.answers
         return pass
     }
@@ -171,9 +174,11 @@ struct FHIRExpressions: Sendable {
         defer { memory.seen = now }
         guard memory.started else { return nil }
         var changed: Set<Int> = []
-        for id in Set(now.keys).union(memory.seen.keys) where now[id] != memory.seen[id] {
+        func note(_ id: String) {
             if let position = evaluation.tree.indexByID[id] { changed.insert(evaluation.tree.instances[position].item) }
         }
+        for (id, values) in now where memory.seen[id] != values { note(id) }
+        for id in memory.seen.keys where now[id] == nil { note(id) }
         return changed
     }
 

@@ -39,6 +39,10 @@ struct FHIRInstances: Sendable {
     private(set) var containers = ChunkedArray<[Int32]>()
     /// The slots on the page (in attached blocks), in document order.
     var order = WeightedOrder()
+    /// The instances listed as `FHIRInstanceTree` lists them, worked out when first asked for. Every change
+    /// of the blocks or of what is on the page puts a new box here, so the copies sharing a box (a session
+    /// and the states it saved, sessions and the opening they started from) have the same instances.
+    private var listing = Lazy<FHIRInstanceTree>()
 
     /// The root block alone, with one instance of every repeating group, none in the order yet.
     init(plan: FHIRBlockPlan) {
@@ -49,6 +53,12 @@ struct FHIRInstances: Sendable {
     }
 
     var slotCount: Int { slots.count }
+
+    /// The instances now, in document order, with their ids (what SDC expressions and the response read):
+    /// built once for these instances, then shared.
+    func tree(survey: FHIRSurvey) -> FHIRInstanceTree {
+        listing.get { FHIRInstanceTree(self, survey: survey) }
+    }
 
     @inline(__always)
     func item(_ slot: Int32) -> Int { Int(slots[Int(slot)].item) }
@@ -69,6 +79,7 @@ struct FHIRInstances: Sendable {
     /// A new block of a template, with one instance of each repeating group in it, attached to nothing.
     @discardableResult
     mutating func makeBlock(template: Int32, parent: Int32, holder: Int32, holderContainer: Int32) -> Int32 {
+        listing = Lazy()
         let id = Int32(blocks.count)
         let plan = plan.templates[Int(template)]
         let base = Int32(slots.count)
@@ -93,6 +104,7 @@ struct FHIRInstances: Sendable {
     /// Puts a block into its container's list at `index` (attached), and its slots on the page when its
     /// holder is there; the slots put on the page, in order.
     mutating func insert(_ block: Int32, at index: Int) -> [Int32] {
+        listing = Lazy()
         let container = Int(blocks[Int(block)].firstContainerOfHolder(in: blocks))
         containers[container].insert(block, at: index)
         return attach(block)
@@ -117,6 +129,7 @@ struct FHIRInstances: Sendable {
 
     /// Marks a block as existing again (it stays at its place in its list) and puts its slots on the page.
     mutating func attach(_ block: Int32) -> [Int32] {
+        listing = Lazy()
         blocks[Int(block)].attached = true
         guard isOnPage(holderOf: block) else { return [] }
         let run = slots(of: block)
@@ -126,6 +139,7 @@ struct FHIRInstances: Sendable {
 
     /// Takes a block's slots off the page and marks it set aside (it stays in its list); the slots taken off.
     mutating func detach(_ block: Int32) -> [Int32] {
+        listing = Lazy()
         let run = blocks[Int(block)].attached && isOnPage(holderOf: block) ? slots(of: block) : []
         if let first = run.first { order.remove(from: first, count: run.count) }
         blocks[Int(block)].attached = false
@@ -134,6 +148,7 @@ struct FHIRInstances: Sendable {
 
     /// Takes a block off the page and out of its container's list for good; the slots taken off.
     mutating func remove(_ block: Int32) -> [Int32] {
+        listing = Lazy()
         let run = detach(block)
         let container = Int(blocks[Int(block)].firstContainerOfHolder(in: blocks))
         containers[container].removeAll { $0 == block }
@@ -143,6 +158,7 @@ struct FHIRInstances: Sendable {
     /// Replaces the blocks of a container (a repeating question's answers, reordered, some new, some
     /// dropped): every old one leaves the page, the new list comes back on it. The slots taken off and put on.
     mutating func replaceBlocks(inContainer container: Int, with list: [Int32]) -> (removed: [Int32], added: [Int32]) {
+        listing = Lazy()
         var removed: [Int32] = []
         for block in containers[container] { removed += detach(block) }
         containers[container] = list

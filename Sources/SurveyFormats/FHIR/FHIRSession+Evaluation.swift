@@ -236,7 +236,7 @@ extension FHIRSession {
     /// reads them as a tree of ids); the answers it computes are stored, their nested items following by
     /// position, and instances whose enableWhenExpression changed evaluated again.
     private func runExpressions(_ expressions: FHIRExpressions) -> FHIRExpressionPass {
-        let tree = FHIRInstanceTree(state.instances, survey: survey)
+        let tree = state.instances.tree(survey: survey)
         var answers: [String: [FHIR.Value]] = [:]
         var withheld: Set<String> = []
         for (position, slot) in tree.slots.enumerated() {
@@ -245,14 +245,15 @@ extension FHIRSession {
             if state.slots[Int(slot)].flags.contains(.withheld) { withheld.insert(id) }
         }
         var memory = state.expressions
-        let computed = answers
         let pass = expressions.run(&memory, tree: tree, enablement: tree.slots.map(isEnabled), answers: &answers, withheld: withheld)
         state.expressions = memory
-        for (position, slot) in tree.slots.enumerated() {
-            let id = tree.instances[position].id
-            let values = answers[id] ?? []
-            guard values != computed[id] ?? [] else { continue }
+        // What the pass wrote, stored in document order.
+        let written = pass.written.compactMap { tree.indexByID[$0] }.sorted()
+        for position in written {
+            let slot = tree.slots[position]
+            let values = answers[tree.instances[position].id] ?? []
             let old = self.answers(slot)
+            guard values != old else { continue }
             setAnswer(slot, values)
             guard let container = state.instances.answerContainer(of: slot) else { continue }
             if !plan.items[Int(state.instances.item(slot))].repeats {
@@ -274,7 +275,7 @@ extension FHIRSession {
 
     /// What the response is written from: the instances, their enablement and the answers that count.
     var responseInput: FHIRResponseInput {
-        let tree = FHIRInstanceTree(state.instances, survey: survey)
+        let tree = state.instances.tree(survey: survey)
         var answers = [[FHIR.Value]](repeating: [], count: tree.slots.count)
         for (position, slot) in tree.slots.enumerated() where state.slots[Int(slot)].isAnswered {
             if profile.engine == .androidFHIR, state.slots[Int(slot)].flags.contains(.withheld) { continue }
@@ -294,7 +295,7 @@ extension FHIRSession {
     /// a condition throws then fails the submit. LHC-Forms writes what it shows.
     func submitEnablement() -> Result<[Bool], SubmitFailure> {
         guard profile.engine == .androidFHIR else { return .success([]) }
-        return submitEnablement(FHIRInstanceTree(state.instances, survey: survey))
+        return submitEnablement(state.instances.tree(survey: survey))
     }
 
     private func submitEnablement(_ tree: FHIRInstanceTree) -> Result<[Bool], SubmitFailure> {
