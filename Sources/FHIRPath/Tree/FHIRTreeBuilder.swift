@@ -54,7 +54,7 @@ extension JSONValue: FHIRJSONInput {
 
     var elementList: [JSONValue]? { arrayValue }
     /// Keys sorted (a `JSONValue` object keeps no order).
-    var memberList: [(key: String, value: JSONValue)]? { objectValue?.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
+    var memberList: [(key: String, value: JSONValue)]? { objectValue?.sorted { $0.key < $1.key } }
     var sourceOffset: Int? { nil }
 }
 
@@ -96,6 +96,13 @@ struct FHIRTreeBuilder<Input: FHIRJSONInput> {
     private var localNameIDs: [String: Int32] = [:]
     /// The children of the nodes being filled, deepest last.
     private var pending: [Child] = []
+    /// The label number and type of each member key met, by the type of the object it is in.
+    private var labels: [LabelKey: (name: Int32, type: FHIRType?)] = [:]
+
+    private struct LabelKey: Hashable {
+        let type: ObjectIdentifier
+        let key: String
+    }
 
     init(model: FHIRModel) {
         self.model = model
@@ -193,8 +200,7 @@ struct FHIRTreeBuilder<Input: FHIRJSONInput> {
             if isUnderscored(key) {
                 let base = String(key.dropFirst())
                 guard !plainKeys.contains(base) else { continue }
-                let (name, childType) = label(base, in: type)
-                let id = nameID(name)
+                let (id, childType) = labelNumber(base, in: type)
                 if let list = value.elementList {
                     for element in list { pending.append(Child(name: id, type: childType, json: nil, extras: element)) }
                 } else {
@@ -202,8 +208,7 @@ struct FHIRTreeBuilder<Input: FHIRJSONInput> {
                 }
                 continue
             }
-            let (name, childType) = label(key, in: type)
-            let id = nameID(name)
+            let (id, childType) = labelNumber(key, in: type)
             let extras = underscored.isEmpty ? nil : underscored[key]
             if let list = value.elementList {
                 let extraList = extras?.elementList
@@ -216,6 +221,16 @@ struct FHIRTreeBuilder<Input: FHIRJSONInput> {
                 pending.append(Child(name: id, type: childType, json: value, extras: extras))
             }
         }
+    }
+
+    /// The number of a member's label and its type (`label`), worked out once per key and object type.
+    private mutating func labelNumber(_ key: String, in type: FHIRType) -> (name: Int32, type: FHIRType?) {
+        let cacheKey = LabelKey(type: ObjectIdentifier(type), key: key)
+        if let known = labels[cacheKey] { return known }
+        let (name, childType) = label(key, in: type)
+        let found = (name: nameID(name), type: childType)
+        labels[cacheKey] = found
+        return found
     }
 
     /// The label and type of a member: a modeled element by name, a choice element by its base name and

@@ -83,6 +83,7 @@ struct FHIRExpressions: Sendable {
     private let today: CalendarDate
     /// Where the `iif` branches evaluations take are reported, when the session records coverage.
     private let iifCoverage: FHIRIIFCoverage?
+    private let settings: SessionSettings
 
     /// Nil for a Questionnaire without expressions to evaluate. With a recorder, the `iif` branches taken are
     /// reported to it.
@@ -91,6 +92,7 @@ struct FHIRExpressions: Sendable {
         self.survey = survey
         engine = survey.engine
         today = settings.today
+        self.settings = settings
         iifCoverage = coverage.map { FHIRIIFCoverage(recorder: $0, layout: survey.layout()) }
         clock = FHIRPathClock(scenario: ScenarioClock(today: settings.today))
         var items: [FHIRNode] = []
@@ -485,7 +487,7 @@ struct FHIRExpressions: Sendable {
         } else {
             // The response is built only for an expression that reads it.
             if node.readsResponse {
-                let response = evaluation.view(survey, engine: engine, today: today)
+                let response = evaluation.view(survey, engine: engine, settings: settings)
                 let root: FHIRPathCollection = [.node(response.tree.root)]
                 variables["resource"] = root
                 variables["rootResource"] = root
@@ -529,7 +531,7 @@ private struct Evaluation {
     let enablement: [Bool]
     var answers: [String: [FHIR.Value]]
     let withheld: Set<String>
-    var response: ResponseView? {
+    var response: FHIRExpressionResponse? {
         // Variables read the response: without a record of what they read, a new response forgets them.
         didSet { if response == nil, !cachesVariables { variables = [:] } }
     }
@@ -567,27 +569,36 @@ private struct Evaluation {
         return result
     }
 
-    /// The response, built when first needed after a change.
-    mutating func view(_ survey: FHIRSurvey, engine: FHIREngine, today: CalendarDate) -> ResponseView {
+    /// The response, when first needed after a change: built, or found among those built for the same
+    /// instances, enablement, answers and settings (`FHIRSurvey.expressionResponses`).
+    mutating func view(_ survey: FHIRSurvey, engine: FHIREngine, settings: SessionSettings) -> FHIRExpressionResponse {
         if let response { return response }
         var written = responseAnswers(survey, engine: engine)
-        if engine == .lhcForms {
-            for (id, values) in written where values.contains(where: { $0.type == .coding }) {
-                guard let position = tree.indexByID[id] else { continue }
-                let item = survey.items[tree.instances[position].item]
-                written[id] = values.map { FHIRExpressionValues.lhcCoding($0, of: item) }
-            }
+        let enablement = responseEnablement(engine)
+        var key = FHIRResponseKey(settings: settings, instances: tree.instances.count)
+        for (position, instance) in tree.instances.enumerated() {
+            key.append(
+                item: instance.item, parent: instance.parent ?? -1, answerIndex: instance.answerIndex, answers: written[instance.id] ?? [],
+                enabled: enablement[position], withheld: false)
         }
-        let input = FHIRResponseInput(survey: survey, tree: tree, enablement: responseEnablement(engine), answers: written, today: today)
-        let view = ResponseView(input)
-        responsesBuilt += 1
+        let view = survey.expressionResponses.value(for: key) {
+            if engine == .lhcForms {
+                for (id, values) in written where values.contains(where: { $0.type == .coding }) {
+                    guard let position = tree.indexByID[id] else { continue }
+                    let item = survey.items[tree.instances[position].item]
+                    written[id] = values.map { FHIRExpressionValues.lhcCoding($0, of: item) }
+                }
+            }
+            responsesBuilt += 1
+            return FHIRExpressionResponse(FHIRResponseInput(survey: survey, tree: tree, enablement: enablement, answers: written, today: settings.today))
+        }
         response = view
         return view
     }
 }
 
 /// A response as FHIRPath reads it, with where each instance's item is in it (`%context`).
-private struct ResponseView {
+struct FHIRExpressionResponse: Sendable {
     let tree: FHIRTree
     /// For each instance: its place among the response items written under its parent (nil: not written).
     private let slot: [Int?]

@@ -22,7 +22,8 @@ struct FHIRResponseKey: Hashable, Sendable {
         shape.reserveCapacity(2 * instances)
     }
 
-    fileprivate mutating func append(item: Int, parent: Int, answerIndex: Int?, answers: [FHIR.Value], enabled: Bool, withheld: Bool) {
+    /// Appends the next instance in document order.
+    mutating func append(item: Int, parent: Int, answerIndex: Int?, answers: [FHIR.Value], enabled: Bool, withheld: Bool) {
         let flags: UInt64 = (enabled ? 1 : 0) | (withheld ? 2 : 0)
         let words = (
             UInt64(UInt32(item)) << 32 | UInt64(UInt32(parent + 1)),

@@ -156,6 +156,10 @@ public struct FHIRSurvey: Survey {
     /// What the step checker found in each submitted response it checked, by the response's key: many walks
     /// submit the same answers, and a response is read back once.
     let responseChecks = BoundedMemo<FHIRResponseKey, [Finding]>(capacity: 4096)
+    /// The response SDC expressions read (`%resource`), as a tree, by the key of what it is written from:
+    /// walks from the same opening write the same responses again and again. Fewer are kept than checks,
+    /// a tree being larger than findings.
+    let expressionResponses = BoundedMemo<FHIRResponseKey, FHIRExpressionResponse>(capacity: 512)
     /// The ResearchKit task the c3pro profile runs, worked out when a c3pro session first needs it.
     let c3proTask = Lazy<FHIRC3PROTask>()
     /// The identifier C3-PRO gives the task, which its response's `questionnaire` refers to.
