@@ -76,6 +76,33 @@ struct FHIRExpressionSessionTests {
         #expect(sum.state.expressions.responsesBuilt - before.responses == 1)
     }
 
+    @Test("sessions of one survey share the responses expressions read: a response written again from the same answers is not built again (counted)")
+    func responsesShared() throws {
+        let items = [
+            fhirItem("a", "integer"), fhirItem("b", "integer"),
+            fhirItem("double", "integer", #""readOnly": true, "# + extensions(calculated("\(answerOf("a")) * 2"))),
+        ]
+        let survey = try loadQuestionnaire(questionnaireText(items, extra: #""status": "active""#))
+        // The responses a session built since it started (it starts from the form's opening, built once).
+        func built(_ actions: Action..., today: CalendarDate = testToday) throws -> (FHIRSession, Int) {
+            let settings = SessionSettings(today: today)
+            let session = try #require(survey.makeSession(settings) as? FHIRSession)
+            let start = session.state.expressions.responsesBuilt
+            session.play(actions)
+            return (session, session.state.expressions.responsesBuilt - start)
+        }
+        let (first, firstBuilt) = try built(.answer("a", 4), .answer("b", 1))
+        #expect(first.answer(for: "double") == 8)
+        #expect(firstBuilt == 1)
+        // The same answer: the response is found, and the value is the same.
+        let (second, secondBuilt) = try built(.answer("a", 4))
+        #expect(second.answer(for: "double") == 8)
+        #expect(secondBuilt == 0)
+        // Another answer, or other settings, write another response.
+        #expect(try built(.answer("a", 5)).1 == 1)
+        #expect(try built(.answer("a", 4), today: CalendarDate(year: 2031, month: 1, day: 1)).1 == 1)
+    }
+
     @Test("the response is built for the expressions that read it, not for those that read only variables (counted)")
     func responseOnlyForReaders() throws {
         let session = try sdcSession(
