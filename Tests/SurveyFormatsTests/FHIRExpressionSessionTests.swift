@@ -11,6 +11,17 @@ func calculated(_ expression: String) -> String { sdcExtension("sdc-questionnair
 /// `%resource.item.where(linkId='id').answer.value`, as forms read an answer.
 func answerOf(_ id: String) -> String { "%resource.item.where(linkId='\(id)').answer.value" }
 
+extension FHIRSession {
+    /// Plays the actions; the expressions evaluated and the responses built for them meanwhile.
+    func work(_ actions: Action...) -> (evaluations: Int, responses: Int) { work(actions) }
+
+    func work(_ actions: [Action]) -> (evaluations: Int, responses: Int) {
+        let before = state.expressions
+        play(actions)
+        return (state.expressions.evaluations - before.evaluations, state.expressions.responsesBuilt - before.responsesBuilt)
+    }
+}
+
 /// A session of a Questionnaire with these items and root members (extensions), under an engine.
 func sdcSession(_ items: [String], root: String = "", engine: FHIREngine = .lhcForms, launchContext: [String: JSONValue] = [:]) throws -> FHIRSession {
     let extra = #""status": "active""# + (root.isEmpty ? "" : ", " + root)
@@ -69,11 +80,10 @@ struct FHIRExpressionSessionTests {
                 sdcExtension("variable", answerOf("a"), name: "va"), sdcExtension("variable", answerOf("b"), name: "vb"), calculated("%va + %vb"))),
         ])
         sum.play(.answer("a", 1))
-        let before = (evaluations: sum.state.expressions.evaluations, responses: sum.state.expressions.responsesBuilt)
-        sum.play(.answer("b", 2))
+        let work = sum.work(.answer("b", 2))
         #expect(sum.answer(for: "total") == 3)
-        #expect(sum.state.expressions.evaluations - before.evaluations == 2)
-        #expect(sum.state.expressions.responsesBuilt - before.responses == 1)
+        #expect(work.evaluations == 2)
+        #expect(work.responses == 1)
     }
 
     @Test("sessions of one survey share the responses expressions read: a response written again from the same answers is not built again (counted)")
@@ -87,9 +97,7 @@ struct FHIRExpressionSessionTests {
         func built(_ actions: Action..., today: CalendarDate = testToday) throws -> (FHIRSession, Int) {
             let settings = SessionSettings(today: today)
             let session = try #require(survey.makeSession(settings) as? FHIRSession)
-            let start = session.state.expressions.responsesBuilt
-            session.play(actions)
-            return (session, session.state.expressions.responsesBuilt - start)
+            return (session, session.work(actions).responses)
         }
         let (first, firstBuilt) = try built(.answer("a", 4), .answer("b", 1))
         #expect(first.answer(for: "double") == 8)
@@ -113,14 +121,13 @@ struct FHIRExpressionSessionTests {
             ],
             root: extensions(sdcExtension("variable", answerOf("a"), name: "va"), sdcExtension("variable", answerOf("b"), name: "vb")))
         session.play(.answer("a", 1))
-        let before = (evaluations: session.state.expressions.evaluations, responses: session.state.expressions.responsesBuilt)
-        session.play(.answer("b", 2))
+        let work = session.work(.answer("b", 2))
         #expect(session.answer(for: "total") == 3)
         #expect(session.answer(for: "double") == 4)
         // %vb, the total and the double are evaluated; only %vb reads the response. Storing the total makes
         // the response out of date, and the double, reading only %vb, does not need it built again.
-        #expect(session.state.expressions.evaluations - before.evaluations == 3)
-        #expect(session.state.expressions.responsesBuilt - before.responses == 1)
+        #expect(work.evaluations == 3)
+        #expect(work.responses == 1)
     }
 
     @Test("an enableWhenExpression enables and disables its item: LHC-Forms with its enableWhen, android-fhir alone")
