@@ -64,7 +64,7 @@ public struct Fuzzer {
         var walker = Walker(
             survey: survey, settings: configuration.settings, maxSteps: configuration.maxSteps,
             builtInProperties: configuration.builtInProperties, properties: configuration.properties)
-        walker.recordsViews = true
+        walker.recordsVisibleLists = true
         return walker
     }
 
