@@ -97,11 +97,13 @@ public struct Fuzzer {
                 previous = list
             }
             var seenInWalk: Set<String> = []
-            for (step, finding) in outcome.findings where seenInWalk.insert(finding.key).inserted {
-                counts[finding.key, default: 0] += 1
-                if firstFound[finding.key] == nil {
-                    firstFound[finding.key] = (index, step, finding, outcome.choices, outcome.actions.count)
-                    order.append(finding.key)
+            for (step, finding) in outcome.findings {
+                let key = finding.key
+                guard seenInWalk.insert(key).inserted else { continue }
+                counts[key, default: 0] += 1
+                if firstFound[key] == nil {
+                    firstFound[key] = (index, step, finding, outcome.choices, outcome.actions.count)
+                    order.append(key)
                 }
             }
             progress?(done + 1, total)
