@@ -575,16 +575,18 @@ final class SurveyNativeSession: SurveySession {
     /// each walk; it costs one evaluation a question (not counted in `evaluationCount`).
     func invariantViolation() -> String? {
         var sum: UInt64 = 0
+        // Taken once: passed from the state to each evaluation, they would be retained and released for each.
+        let answers = state.answers, host = state.hostOutcomes
         for index in 0...state.active {
             let slot = survey.topLevel[index]
             if state.evaluated[index], state.frozen.isEmpty, let condition = survey.showIf[slot],
-                let holds = try? condition.evaluate(answers: state.answers, host: state.hostOutcomes), holds == state.skipped[index]
+                let holds = try? condition.evaluate(answers: answers, host: host), holds == state.skipped[index]
             {
                 return "'\(survey.questions[slot].id)' is \(state.skipped[index] ? "hidden" : "shown") though its show_if now says otherwise"
             }
             for member in slot..<survey.sectionEnd[index] {
                 if member != slot, let condition = survey.showIf[member],
-                    let shown = try? condition.evaluate(answers: state.answers, host: state.hostOutcomes), shown != state.subShown[member]
+                    let shown = try? condition.evaluate(answers: answers, host: host), shown != state.subShown[member]
                 {
                     return "the sub-question '\(survey.questions[member].id)' is \(shown ? "hidden" : "shown") though its show_if says otherwise"
                 }
