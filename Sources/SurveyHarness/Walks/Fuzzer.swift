@@ -84,6 +84,8 @@ public struct Fuzzer {
         var order: [String] = []
         let mine = stride(from: configuration.shard.index, to: configuration.walks, by: configuration.shard.count)
         let total = mine.underestimatedCount
+        // One path a walk: room for all of them at once, not a rehash at each doubling.
+        paths.reserveCapacity(total)
         for (done, index) in mine.enumerated() {
             let outcome = walk(index, using: &walker)
             result.walks += 1
