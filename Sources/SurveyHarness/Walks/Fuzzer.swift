@@ -77,15 +77,14 @@ public struct Fuzzer {
     public func run(progress: ((Int, Int) -> Void)? = nil) -> Result {
         var result = Result()
         var walker = walker()
-        var paths: Set<UInt64> = []
-        var visibleLists: Set<UInt64> = []
+        var visibleLists = FingerprintSet()
         var firstFound: [String: (walk: Int, step: Int, finding: Finding, choices: [[Int]], steps: Int)] = [:]
         var counts: [String: Int] = [:]
         var order: [String] = []
         let mine = stride(from: configuration.shard.index, to: configuration.walks, by: configuration.shard.count)
         let total = mine.underestimatedCount
         // One path a walk: room for all of them at once, not a rehash at each doubling.
-        paths.reserveCapacity(total)
+        var paths = FingerprintSet(capacity: total)
         for (done, index) in mine.enumerated() {
             let outcome = walk(index, using: &walker)
             result.walks += 1
