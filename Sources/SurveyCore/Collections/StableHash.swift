@@ -29,4 +29,11 @@ public enum StableHash {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+
+    /// A session's `viewFingerprint`: its visible list's fingerprint, the current question's position in
+    /// that list (nil when none is current) and whether Submit can be tapped.
+    public static func view(visible: UInt64, currentPosition: Int?, submittable: Bool) -> UInt64 {
+        let current = UInt64(bitPattern: Int64(currentPosition ?? -1))
+        return visible ^ mix(current ^ 0x5EED) ^ (submittable ? 0x5B5B_5B5B : 0)
+    }
 }

@@ -171,6 +171,9 @@ public protocol SurveySession: AnyObject {
     var currentVisiblePosition: Int? { get }
     /// A number that differs whenever the visible list differs (a hash of it).
     var visibleFingerprint: UInt64 { get }
+    /// A number that differs whenever the visible list, the current question's place in it or Submit differ:
+    /// `StableHash.view` of the three (read after every step of a checked walk, twice with its replay).
+    var viewFingerprint: UInt64 { get }
     /// Actions other than answering, Next, Submit and host conditions that the respondent or the app can
     /// take now (add a group instance, skip a step, launch the app…), for walks to choose among.
     var otherActions: [Action] { get }
@@ -213,9 +216,7 @@ extension SurveySession {
 
     public var startEvents: [TraceEvent] { [] }
 
-    /// A number that differs whenever the visible list, the current question's place in it or Submit differ.
     public var viewFingerprint: UInt64 {
-        let current = UInt64(bitPattern: Int64(currentVisiblePosition ?? -1))
-        return visibleFingerprint ^ StableHash.mix(current ^ 0x5EED) ^ (isSubmittable ? 0x5B5B_5B5B : 0)
+        StableHash.view(visible: visibleFingerprint, currentPosition: currentVisiblePosition, submittable: isSubmittable)
     }
 }

@@ -39,6 +39,9 @@ final class SurveyNativeSession: SurveySession {
         var visible = FlagIndex()
         /// Sum of the mixed slots on screen: the visible part of the view's fingerprint.
         var visibleSum: UInt64 = 0
+        /// How many slots before the active question's are on screen: its position in the visible list,
+        /// kept as flags change so the view's fingerprint, read after every checked step, costs no search.
+        var shownBeforeActive = 0
         /// `activeQuestion`, a top-level index; it only ever increases.
         var active = 0
         /// `skippedQuestions`, for top-level indices `0...active`.
@@ -154,10 +157,14 @@ final class SurveyNativeSession: SurveySession {
 
     var currentVisiblePosition: Int? {
         guard !state.showSubmit, state.visible[activeSlot] else { return nil }
-        return state.visible.onCount(before: activeSlot)
+        return state.shownBeforeActive
     }
 
     var visibleFingerprint: UInt64 { state.visibleSum }
+
+    var viewFingerprint: UInt64 {
+        StableHash.view(visible: state.visibleSum, currentPosition: currentVisiblePosition, submittable: isSubmittable)
+    }
 
     var isSubmittable: Bool { state.showSubmit && !state.submitted }
 
@@ -463,6 +470,7 @@ final class SurveyNativeSession: SurveySession {
             try openSection(next)
         }
         state.active = next
+        state.shownBeforeActive = state.visible.onCount(before: activeSlot)
         if state.skipped[next] { showSubmitButton() }
     }
 
@@ -518,6 +526,7 @@ final class SurveyNativeSession: SurveySession {
         coverage?.recorder.question(slot, shown: on)
         let mixed = StableHash.mix(UInt64(slot))
         state.visibleSum = on ? state.visibleSum &+ mixed : state.visibleSum &- mixed
+        if slot < activeSlot { state.shownBeforeActive += on ? 1 : -1 }
     }
 
     /// A top-level question is fully answered when it is complete and so is every shown sub-question.
@@ -566,16 +575,18 @@ final class SurveyNativeSession: SurveySession {
     /// each walk; it costs one evaluation a question (not counted in `evaluationCount`).
     func invariantViolation() -> String? {
         var sum: UInt64 = 0
+        // Taken once: passed from the state to each evaluation, they would be retained and released for each.
+        let answers = state.answers, host = state.hostOutcomes
         for index in 0...state.active {
             let slot = survey.topLevel[index]
             if state.evaluated[index], state.frozen.isEmpty, let condition = survey.showIf[slot],
-                let holds = try? condition.evaluate(answers: state.answers, host: state.hostOutcomes), holds == state.skipped[index]
+                let holds = try? condition.evaluate(answers: answers, host: host), holds == state.skipped[index]
             {
                 return "'\(survey.questions[slot].id)' is \(state.skipped[index] ? "hidden" : "shown") though its show_if now says otherwise"
             }
             for member in slot..<survey.sectionEnd[index] {
                 if member != slot, let condition = survey.showIf[member],
-                    let shown = try? condition.evaluate(answers: state.answers, host: state.hostOutcomes), shown != state.subShown[member]
+                    let shown = try? condition.evaluate(answers: answers, host: host), shown != state.subShown[member]
                 {
                     return "the sub-question '\(survey.questions[member].id)' is \(shown ? "hidden" : "shown") though its show_if says otherwise"
                 }
@@ -585,6 +596,9 @@ final class SurveyNativeSession: SurveySession {
             }
         }
         if state.visible.count != state.answers.count { return "the visible index covers \(state.visible.count) slots, not \(state.answers.count)" }
+        if state.shownBeforeActive != state.visible.onCount(before: activeSlot) {
+            return "\(state.shownBeforeActive) questions are counted on screen before the active one, not \(state.visible.onCount(before: activeSlot))"
+        }
         return sum == state.visibleSum ? nil : "the view fingerprint does not match the visible questions"
     }
 }

@@ -52,7 +52,7 @@ final class SurveyNativeStepChecker: StepChecker {
                     "tapping an option of '\(toggled)' hid the active question '\(question ?? "?")', and a multi_select tap does not move the survey on (SQ:1292-1298): the respondent sees no current question and no Submit until Next on '\(toggled)' or another answer change",
                     question: question))
         }
-        if action == .submit, result.outcome == .ok {
+        if case .submit = action, case .ok = result.outcome {
             for (slot, answer) in session.state.answers.enumerated() where answer != nil && !session.state.visible[slot] {
                 let id = survey.questions[slot].id
                 findings.append(

@@ -64,7 +64,7 @@ public struct Fuzzer {
         var walker = Walker(
             survey: survey, settings: configuration.settings, maxSteps: configuration.maxSteps,
             builtInProperties: configuration.builtInProperties, properties: configuration.properties)
-        walker.recordsViews = true
+        walker.recordsVisibleLists = true
         return walker
     }
 
@@ -77,13 +77,14 @@ public struct Fuzzer {
     public func run(progress: ((Int, Int) -> Void)? = nil) -> Result {
         var result = Result()
         var walker = walker()
-        var paths: Set<UInt64> = []
-        var visibleLists: Set<UInt64> = []
+        var visibleLists = FingerprintSet()
         var firstFound: [String: (walk: Int, step: Int, finding: Finding, choices: [[Int]], steps: Int)] = [:]
         var counts: [String: Int] = [:]
         var order: [String] = []
         let mine = stride(from: configuration.shard.index, to: configuration.walks, by: configuration.shard.count)
         let total = mine.underestimatedCount
+        // One path a walk: room for all of them at once, not a rehash at each doubling.
+        var paths = FingerprintSet(capacity: total)
         for (done, index) in mine.enumerated() {
             let outcome = walk(index, using: &walker)
             result.walks += 1
@@ -97,11 +98,13 @@ public struct Fuzzer {
                 previous = list
             }
             var seenInWalk: Set<String> = []
-            for (step, finding) in outcome.findings where seenInWalk.insert(finding.key).inserted {
-                counts[finding.key, default: 0] += 1
-                if firstFound[finding.key] == nil {
-                    firstFound[finding.key] = (index, step, finding, outcome.choices, outcome.actions.count)
-                    order.append(finding.key)
+            for (step, finding) in outcome.findings {
+                let key = finding.key
+                guard seenInWalk.insert(key).inserted else { continue }
+                counts[key, default: 0] += 1
+                if firstFound[key] == nil {
+                    firstFound[key] = (index, step, finding, outcome.choices, outcome.actions.count)
+                    order.append(key)
                 }
             }
             progress?(done + 1, total)

@@ -2,7 +2,8 @@ import SurveyCore
 
 /// Runs one walk: actions chosen from a choice stream, performed on a fresh session, checked after every
 /// step; then, with the built-in properties, the checks of the whole walk (replay, round trip, Submit
-/// still reachable).
+/// still reachable). The replay is a second fresh session fed the same actions step by step beside the walk,
+/// so no step's outcome or view needs keeping to compare it afterwards.
 public struct Walker {
     public let survey: any Survey
     public let settings: SessionSettings
@@ -12,8 +13,8 @@ public struct Walker {
     public let properties: PropertiesFile?
     /// Whether to run the checks of the whole walk (replay, round trip, Submit reachable) at its end.
     public var wholeWalkChecks = true
-    /// Whether to record each step's view fingerprint (for counting distinct views) without the checks.
-    public var recordsViews = false
+    /// Whether to record each step's visible-list fingerprint (for counting distinct visible lists).
+    public var recordsVisibleLists = false
     /// Where walk sessions report the branches they take, if anywhere.
     public var coverage: CoverageRecorder?
     private let chooser: ActionChooser
@@ -47,9 +48,6 @@ public struct Walker {
 
         /// The choices made, one list a step.
         public var choices: [[Int]] { recording.steps }
-        /// The fingerprint of what the respondent saw after each step (recorded only with the built-in
-        /// properties, or when asked for statistics).
-        public var views: [UInt64] = []
         /// The fingerprint of the visible list after each step (recorded only when asked for statistics).
         public var visibleLists: [UInt64] = []
         /// A stable hash of the actions taken, in order: walks that took the same actions have the same one.
@@ -78,26 +76,28 @@ public struct Walker {
         let session = survey.makeSession(settings, coverage: coverage)
         let checker = checkers?.makeStepChecker()
         let checksWholeWalk = builtInProperties && wholeWalkChecks
+        // Replaying the same actions on a session of its own gives the same outcomes and views.
+        let replay = checksWholeWalk ? survey.makeSession(settings) : nil
         var outcome = Outcome()
         // A walk of a hundred steps fills each list a step once: one allocation each, not one per doubling.
         let expected = min(maxSteps, 128)
         outcome.actions.reserveCapacity(expected)
-        var outcomes: [SurveyCore.Outcome] = []
-        if checker != nil || recordsViews { outcome.views.reserveCapacity(expected) }
-        if recordsViews { outcome.visibleLists.reserveCapacity(expected) }
-        if checker != nil { outcomes.reserveCapacity(expected) }
+        if recordsVisibleLists { outcome.visibleLists.reserveCapacity(expected) }
         // The first action that does not read back from its scenario line, checked as the walk goes.
         var unreadable: Action?
+        // The first step whose replay differs, checked as the walk goes.
+        var diverged: Int?
         for step in 0..<maxSteps {
             guard let (action, hash) = nextAction(session) else { break }
             let result = session.perform(action)
             outcome.actions.append(action)
             outcome.path = StableHash.mix(outcome.path ^ hash)
             if checksWholeWalk, unreadable == nil, !roundTripped.readsBack(action, hash: hash) { unreadable = action }
-            if checker != nil || recordsViews { outcome.views.append(session.viewFingerprint) }
-            if recordsViews { outcome.visibleLists.append(session.visibleFingerprint) }
+            if let replay, diverged == nil, replay.perform(action).outcome != result.outcome || replay.viewFingerprint != session.viewFingerprint {
+                diverged = step
+            }
+            if recordsVisibleLists { outcome.visibleLists.append(session.visibleFingerprint) }
             if let checker {
-                outcomes.append(result.outcome)
                 if case .doesNotFit(let reason) = result.outcome {
                     outcome.findings.append((step, Finding(.engineError, "generated-action-fits", "the walk generated an action the survey cannot take: \(reason)")))
                 }
@@ -121,7 +121,7 @@ public struct Walker {
         }
         if checksWholeWalk {
             let last = max(0, outcome.actions.count - 1)
-            for finding in wholeWalkFindings(outcome, outcomes: outcomes, unreadable: unreadable, session: session) { outcome.findings.append((last, finding)) }
+            for finding in wholeWalkFindings(outcome, diverged: diverged, unreadable: unreadable, session: session) { outcome.findings.append((last, finding)) }
         }
         return outcome
     }
@@ -132,16 +132,11 @@ public struct Walker {
         return Set(answers.map(\.question))
     }
 
-    private func wholeWalkFindings(_ outcome: Outcome, outcomes: [SurveyCore.Outcome], unreadable: Action?, session: any SurveySession) -> [Finding] {
+    /// `diverged`: the 0-based index of the first step whose replay differed, if one did.
+    private func wholeWalkFindings(_ outcome: Outcome, diverged: Int?, unreadable: Action?, session: any SurveySession) -> [Finding] {
         var findings: [Finding] = []
-        // Replaying the same actions gives the same trace.
-        let replay = survey.makeSession(settings)
-        for (index, action) in outcome.actions.enumerated() {
-            let result = replay.perform(action)
-            if result.outcome != outcomes[index] || replay.viewFingerprint != outcome.views[index] {
-                findings.append(Finding(.engineError, "deterministic-replay", "replaying the walk gives a different result at step \(index + 1)"))
-                break
-            }
+        if let step = diverged {
+            findings.append(Finding(.engineError, "deterministic-replay", "replaying the walk gives a different result at step \(step + 1)"))
         }
         // The walk printed as a scenario reads back as the same actions: a scenario is one action a line,
         // so each distinct action is printed and read back once (as the walk goes).
@@ -165,8 +160,9 @@ public struct Walker {
 private final class RoundTripCache {
     /// The walker's settings, which each scenario line is printed and read back with.
     let settings: SessionSettings
-    /// The actions verified, with their hashes.
-    @exclusivity(unchecked) private var actions: [Action] = []
+    /// The actions verified, with their hashes. Each is boxed in a constant: compared in place at every step,
+    /// where an action read out of a list would be copied (its strings and value retained and released).
+    @exclusivity(unchecked) private var actions: [Verified] = []
     @exclusivity(unchecked) private var hashes: [UInt64] = []
     /// By hash: 1 + the index of an action verified, or 0 for a free slot; never more than half full.
     @exclusivity(unchecked) private var table = [Int32](repeating: 0, count: 64)
@@ -181,9 +177,16 @@ private final class RoundTripCache {
         var slot = Int(truncatingIfNeeded: hash) & (table.count - 1)
         while table[slot] != 0 {
             let index = Int(table[slot]) - 1
-            if hashes[index] == hash, actions[index] == action { return true }
+            if hashes[index] == hash, actions[index].holds(action) { return true }
             slot = (slot + 1) & (table.count - 1)
         }
+        return verify(action, hash: hash, slot: slot)
+    }
+
+    /// Prints the action as a scenario line and reads it back; remembers it in the free `slot` if it reads
+    /// back unchanged. Apart from the lookup, which then never has to copy the action to keep it.
+    @inline(never)
+    private func verify(_ action: Action, hash: UInt64, slot: Int) -> Bool {
         let text = Scenario.make(path: "walk.scenario", surveyPath: "survey", settings: settings, actions: [action]).text
         // Launch contexts are files a scenario names, not text it holds: they are not part of the round trip.
         var written = settings
@@ -191,7 +194,7 @@ private final class RoundTripCache {
         guard let parsed = try? ScenarioParser.parse(SourceFile(path: "walk.scenario", text: text)),
             parsed.actions == [action], parsed.settings == written
         else { return false }
-        actions.append(action)
+        actions.append(Verified(action: action))
         hashes.append(hash)
         table[slot] = Int32(actions.count)
         if actions.count * 2 > table.count {
@@ -203,6 +206,20 @@ private final class RoundTripCache {
             }
         }
         return true
+    }
+
+    private final class Verified {
+        let action: Action
+
+        init(action: Action) {
+            self.action = action
+        }
+
+        /// Compared from inside the box, whose constant needs no copy to stay alive during the comparison.
+        @inline(never)
+        func holds(_ other: Action) -> Bool {
+            action == other
+        }
     }
 }
 
