@@ -25,9 +25,9 @@ extension JSONDocument {
             case .object(let members):
                 let at = entries.count
                 entries.append(Entry(kind: .object, offset: 0, first: 0, second: Int32(members.count)))
-                for key in members.keys.sorted() {
+                for (key, member) in members.sorted(by: { $0.key < $1.key }) {
                     string(key)
-                    add(members[key]!)
+                    add(member)
                 }
                 entries[at].first = Int32(entries.count)
             }

@@ -529,8 +529,12 @@ struct FHIRExpressions: Sendable {
 private struct Evaluation {
     let tree: FHIRInstanceTree
     let enablement: [Bool]
-    var answers: [String: [FHIR.Value]]
+    var answers: [String: [FHIR.Value]] {
+        didSet { held = nil }
+    }
     let withheld: Set<String>
+    /// The answers the response holds, worked out when first asked for after a change of the answers.
+    private var held: [String: [FHIR.Value]]?
     var response: FHIRExpressionResponse? {
         // Variables read the response: without a record of what they read, a new response forgets them.
         didSet { if response == nil, !cachesVariables { variables = [:] } }
@@ -559,13 +563,15 @@ private struct Evaluation {
     }
 
     /// The answers the response holds now, by instance id.
-    func responseAnswers(_ survey: FHIRSurvey, engine: FHIREngine) -> [String: [FHIR.Value]] {
+    mutating func responseAnswers(_ survey: FHIRSurvey, engine: FHIREngine) -> [String: [FHIR.Value]] {
+        if let held { return held }
         let enablement = responseEnablement(engine)
         var result: [String: [FHIR.Value]] = [:]
         for (id, values) in answers where !withheld.contains(id) {
             guard let position = tree.indexByID[id], enablement[position] else { continue }
             result[id] = values
         }
+        held = result
         return result
     }
 
