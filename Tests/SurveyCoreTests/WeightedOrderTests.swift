@@ -45,7 +45,8 @@ struct WeightedOrderTests {
             state = state &* 6364136223846793005 &+ 1442695040888963407
             return Int((state >> 33) % UInt64(bound))
         }
-        mutating func weights() -> SIMD4<UInt8> { SIMD4(UInt8(next(2)), UInt8(next(2)), UInt8(next(3)), UInt8(next(2))) }
+        /// Weights over the whole range an order keeps, 0 to 3 of each kind.
+        mutating func weights() -> SIMD4<UInt8> { SIMD4(UInt8(next(2)), UInt8(next(4)), UInt8(next(3)), UInt8(next(4))) }
     }
 
     @Test("runs inserted, removed and reweighted anywhere, chunks splitting and emptying, agree with a plain array")
@@ -97,6 +98,20 @@ struct WeightedOrderTests {
         #expect(copy.count == 300 && copy.totals == SIMD4(300, 0, 0, 0))
         #expect(copy.elements == (0..<300).map(Int32.init))
         #expect(order.count == 281 && order.totals == SIMD4(280, 2, 1, 1))
+    }
+
+    @Test("an element's weights read back as set, for every value of every kind")
+    func weightsReadBack() {
+        var order = WeightedOrder([0, 1], weights: { _ in .zero })
+        for value in UInt8(0)...3 {
+            for kind in 0..<4 {
+                var weights = SIMD4<UInt8>(3, 0, 2, 1)
+                weights[kind] = value
+                order.setWeights(1, weights)
+                #expect(order.weights(of: 1) == weights && order.weights(of: 0) == .zero)
+                #expect(order.totals == SIMD4<Int32>(truncatingIfNeeded: weights))
+            }
+        }
     }
 
     @Test("removing every element and inserting again starts a new order")

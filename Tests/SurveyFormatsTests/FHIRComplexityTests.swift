@@ -44,6 +44,11 @@ struct FHIRComplexityTests {
         #expect(session.visibleCount == copies * 2)
     }
 
+    @Test("what answering writes of an instance takes 12 bytes, so a session copying it from the opening copies 1.5 KB chunks")
+    func slotStateStaysSmall() {
+        #expect(MemoryLayout<FHIRSlotState>.stride == 12)
+    }
+
     @Test("sessions after the first start from the shared opening: no decision at all")
     func openingIsShared() throws {
         let survey = try blocks(1_000)

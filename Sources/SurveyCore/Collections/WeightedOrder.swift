@@ -1,11 +1,12 @@
 /// Distinct elements (small integers the caller assigns) in an order that changes by runs inserted or
-/// removed together, each with four small weights. It answers how much weight of a kind lies before an
+/// removed together, each with four weights of 0 to 3. It answers how much weight of a kind lies before an
 /// element, which element the running weight of a kind reaches `k` at, and which of two elements comes
 /// first, in O(log c + B) for c chunks of at most B elements; inserting or removing a run costs O(B + run)
 /// more, and O(c) when a chunk splits or empties. Sessions keep their instances in document order in one,
 /// with weights such as "on screen" and "a question on screen", so walks pick the k-th question shown and
 /// find the current one's place without building any list. A copy shares its storage until it changes, a
-/// chunk at a time.
+/// chunk at a time: an element's weights are kept in a byte apart from its place, so a copy that reweights
+/// an element copies a chunk of bytes, and queries scan bytes.
 public struct WeightedOrder: Sendable {
     public typealias Weights = SIMD4<Int32>
 
@@ -13,18 +14,17 @@ public struct WeightedOrder: Sendable {
     static let fill = 128
     static let limit = 256
 
+    /// Where an element is.
     @usableFromInline struct Entry: Sendable {
         /// The id of the chunk holding the element; -1 when it is not in the order.
         @usableFromInline var chunk: Int32 = -1
         @usableFromInline var offset: Int32 = 0
-        @usableFromInline var weights: SIMD4<UInt8> = .zero
 
         @usableFromInline init() {}
 
-        @usableFromInline init(chunk: Int32, offset: Int32, weights: SIMD4<UInt8>) {
+        @usableFromInline init(chunk: Int32, offset: Int32) {
             self.chunk = chunk
             self.offset = offset
-            self.weights = weights
         }
     }
 
@@ -37,6 +37,8 @@ public struct WeightedOrder: Sendable {
     /// copy that changes weights copies little.
     @usableFromInline var tree: [Weights] = [.zero]
     @usableFromInline var entries = ChunkedArray<Entry>()
+    /// Each element's weights, two bits a kind (`packed`); zero for an element not in the order.
+    @usableFromInline var packedWeights = ChunkedArray<UInt8>()
     @usableFromInline var storedTotals: Weights = .zero
     @usableFromInline var storedCount = 0
 
@@ -63,17 +65,19 @@ public struct WeightedOrder: Sendable {
     }
 
     @inlinable public func weights(of element: Int32) -> SIMD4<UInt8> {
-        Int(element) < entries.count ? entries[Int(element)].weights : .zero
+        Int(element) < packedWeights.count ? Self.unpack(packedWeights[Int(element)]) : .zero
     }
 
     /// Sets an element's weights (it must be in the order).
     @inlinable public mutating func setWeights(_ element: Int32, _ weights: SIMD4<UInt8>) {
-        let entry = entries[Int(element)]
-        precondition(entry.chunk >= 0, "element \(element) is not in the order")
-        guard entry.weights != weights else { return }
-        let delta = Weights(truncatingIfNeeded: weights) &- Weights(truncatingIfNeeded: entry.weights)
-        entries[Int(element)].weights = weights
-        add(delta, at: Int(positionOfChunk[Int(entry.chunk)]))
+        let chunk = entries[Int(element)].chunk
+        precondition(chunk >= 0, "element \(element) is not in the order")
+        let packed = Self.pack(weights)
+        let old = packedWeights[Int(element)]
+        guard old != packed else { return }
+        let delta = Weights(truncatingIfNeeded: weights) &- Weights(truncatingIfNeeded: Self.unpack(old))
+        packedWeights[Int(element)] = packed
+        add(delta, at: Int(positionOfChunk[Int(chunk)]))
         storedTotals &+= delta
     }
 
@@ -84,7 +88,7 @@ public struct WeightedOrder: Sendable {
         let position = Int(positionOfChunk[Int(entry.chunk)])
         var total = Int(prefix(position)[kind])
         let chunk = chunks[position]
-        for index in 0..<Int(entry.offset) { total += Int(entries[Int(chunk[index])].weights[kind]) }
+        for index in 0..<Int(entry.offset) { total += Self.weight(packedWeights[Int(chunk[index])], kind: kind) }
         return total
     }
 
@@ -105,7 +109,7 @@ public struct WeightedOrder: Sendable {
             step /= 2
         }
         for element in chunks[position] {
-            let weight = Int32(entries[Int(element)].weights[kind])
+            let weight = Int32(Self.weight(packedWeights[Int(element)], kind: kind))
             if remaining < weight { return element }
             remaining -= weight
         }
@@ -168,7 +172,7 @@ public struct WeightedOrder: Sendable {
         for (index, element) in run.enumerated() {
             reserveEntry(element)
             precondition(entries[Int(element)].chunk < 0, "element \(element) is already in the order")
-            entries[Int(element)].weights = weights[index]
+            packedWeights[Int(element)] = Self.pack(weights[index])
             added &+= Weights(truncatingIfNeeded: weights[index])
         }
         storedTotals &+= added
@@ -195,8 +199,9 @@ public struct WeightedOrder: Sendable {
             var removed = Weights.zero
             for index in offset..<(offset + take) {
                 let gone = Int(chunks[position][index])
-                removed &+= Weights(truncatingIfNeeded: entries[gone].weights)
+                removed &+= Weights(truncatingIfNeeded: Self.unpack(packedWeights[gone]))
                 entries[gone] = Entry()
+                packedWeights[gone] = 0
             }
             chunks[position].removeSubrange(offset..<(offset + take))
             storedTotals &-= removed
@@ -217,7 +222,25 @@ public struct WeightedOrder: Sendable {
     // MARK: inside
 
     private mutating func reserveEntry(_ element: Int32) {
-        while entries.count <= Int(element) { entries.append(Entry()) }
+        while entries.count <= Int(element) {
+            entries.append(Entry())
+            packedWeights.append(0)
+        }
+    }
+
+    /// Four weights in a byte, two bits each, the first kind lowest.
+    @usableFromInline static func pack(_ weights: SIMD4<UInt8>) -> UInt8 {
+        precondition(weights.max() <= 3, "weights \(weights) do not fit two bits a kind")
+        return weights[0] | weights[1] << 2 | weights[2] << 4 | weights[3] << 6
+    }
+
+    @usableFromInline static func unpack(_ packed: UInt8) -> SIMD4<UInt8> {
+        SIMD4(packed, packed >> 2, packed >> 4, packed >> 6) & 3
+    }
+
+    /// The weight of one kind in packed weights.
+    @usableFromInline static func weight(_ packed: UInt8, kind: Int) -> Int {
+        Int(packed &>> UInt8(2 * kind)) & 3
     }
 
     /// Adds a chunk at the end; its weight sum.
@@ -228,7 +251,8 @@ public struct WeightedOrder: Sendable {
         for (offset, element) in elements.enumerated() {
             reserveEntry(element)
             let weight = weights(element)
-            entries[Int(element)] = Entry(chunk: id, offset: Int32(offset), weights: weight)
+            entries[Int(element)] = Entry(chunk: id, offset: Int32(offset))
+            packedWeights[Int(element)] = Self.pack(weight)
             sum &+= Weights(truncatingIfNeeded: weight)
         }
         chunks.append(elements)
@@ -266,7 +290,7 @@ public struct WeightedOrder: Sendable {
             positionOfChunk.append(0)
         }
         chunkIDs.replaceSubrange(position...position, with: ids)
-        sums.replaceSubrange(position...position, with: pieces.map { piece in piece.reduce(Weights.zero) { $0 &+ Weights(truncatingIfNeeded: entries[Int($1)].weights) } })
+        sums.replaceSubrange(position...position, with: pieces.map { piece in piece.reduce(Weights.zero) { $0 &+ Weights(truncatingIfNeeded: weights(of: $1)) } })
         for index in position..<(position + pieces.count) { renumber(index, from: 0) }
         rebuildTree(sums)
     }

@@ -217,7 +217,7 @@ extension FHIRSession {
         case nil: anchor = oldFocus
         }
         var candidate = nextQuestion(after: anchor)
-        while let found = candidate, state.slots[Int(found)].onPageSince == state.changes { candidate = nextQuestion(after: found) }
+        while let found = candidate, state.arrivals[Int(found)].change == state.changes { candidate = nextQuestion(after: found) }
         state.focus = candidate ?? -1
     }
 

@@ -84,11 +84,10 @@ extension FHIRSession {
     func putOnPage(_ run: [Int32]) {
         while state.slots.count < state.instances.slotCount {
             state.slots.append(FHIRSlotState())
-            state.idHashes.append(0)
+            state.arrivals.append(FHIRArrival())
         }
         for slot in run {
-            state.idHashes[Int(slot)] = StableHash.mix(StableHash.of(state.instances.id(slot)))
-            state.slots[Int(slot)].onPageSince = state.changes
+            state.arrivals[Int(slot)] = FHIRArrival(idHash: StableHash.mix(StableHash.of(state.instances.id(slot))), change: state.changes)
             setEnabled(slot, true)
             dirty.append(slot)
         }
@@ -140,8 +139,8 @@ extension FHIRSession {
     func rehash(_ run: [Int32]) {
         for slot in run {
             let hash = StableHash.mix(StableHash.of(state.instances.id(slot)))
-            if isShown(slot) { state.fingerprint = state.fingerprint &- state.idHashes[Int(slot)] &+ hash }
-            state.idHashes[Int(slot)] = hash
+            if isShown(slot) { state.fingerprint = state.fingerprint &- state.arrivals[Int(slot)].idHash &+ hash }
+            state.arrivals[Int(slot)].idHash = hash
         }
     }
 

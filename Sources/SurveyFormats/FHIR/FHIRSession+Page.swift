@@ -82,13 +82,13 @@ extension FHIRSession {
         guard shown != isShown(slot) else { return }
         if shown {
             state.slots[Int(slot)].flags.insert(.shown)
-            state.fingerprint &+= state.idHashes[Int(slot)]
+            state.fingerprint &+= state.arrivals[Int(slot)].idHash
             if failure == nil, profile.engine == .androidFHIR, case .androidThrowsWhenShown(let why)? = item(of: slot).rendering {
                 failure = "NotImplementedError: android-fhir has no view for '\(state.instances.id(slot))' (\(why)), so showing it throws (google/android-fhir@28a50345 datacapture/src/main/java/com/google/android/fhir/datacapture/QuestionnaireLists.kt:249-279)"
             }
         } else {
             state.slots[Int(slot)].flags.remove(.shown)
-            state.fingerprint &-= state.idHashes[Int(slot)]
+            state.fingerprint &-= state.arrivals[Int(slot)].idHash
         }
         refreshWeights(slot)
     }

@@ -27,8 +27,8 @@ final class FHIRSession: SurveySession {
     struct State: Sendable {
         var instances: FHIRInstances
         var slots: ChunkedArray<FHIRSlotState>
-        /// Each instance's term of the page's fingerprint (a hash of its id), by slot.
-        var idHashes: ChunkedArray<UInt64>
+        /// What each instance noted as it came on the page, by slot.
+        var arrivals: ChunkedArray<FHIRArrival>
         var values = FHIRAnswerValues()
         /// The question with the focus; -1 once the respondent is past the last one.
         var focus: Int32 = -1
@@ -138,7 +138,7 @@ final class FHIRSession: SurveySession {
             let instances = FHIRInstances(plan: plan)
             state = State(
                 instances: instances, slots: ChunkedArray(repeating: FHIRSlotState(), count: instances.slotCount),
-                idHashes: ChunkedArray(repeating: 0, count: instances.slotCount))
+                arrivals: ChunkedArray(repeating: FHIRArrival(), count: instances.slotCount))
         }
     }
 

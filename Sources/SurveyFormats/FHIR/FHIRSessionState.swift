@@ -1,6 +1,7 @@
 import SurveyCore
 
-/// What an R4 session knows of one instance (a slot of `FHIRInstances`).
+/// What an R4 session knows of one instance (a slot of `FHIRInstances`) and changes as it is answered: kept
+/// small (12 bytes), since a session copies it a chunk at a time from the opening it starts from.
 struct FHIRSlotState: Sendable {
     struct Flags: OptionSet, Sendable {
         let rawValue: UInt8
@@ -22,11 +23,18 @@ struct FHIRSlotState: Sendable {
     var answer: Int32 = -1
     /// How many instances nested in it (at any depth) are enabled and answered.
     var answeredBelow: Int32 = 0
-    /// The change that last put it on the page (`FHIRSession.State.changes`).
-    var onPageSince: Int32 = 0
     var flags: Flags = []
 
     var isAnswered: Bool { answer >= 0 }
+}
+
+/// What an R4 session notes of an instance as it comes on the page, written only then (and when its id
+/// changes), so kept apart from `FHIRSlotState`, which answering writes.
+struct FHIRArrival: Sendable {
+    /// Its term of the page's fingerprint: a hash of its id.
+    var idHash: UInt64 = 0
+    /// The change that last put it on the page (`FHIRSession.State.changes`).
+    var change: Int32 = 0
 }
 
 /// The answers of a session's instances, by reference: those of the opening form shared by every session
