@@ -80,9 +80,9 @@ struct FHIRExpressions: Sendable {
     private let questionnaireItems: [FHIRNode]
     /// What the engine throws on before any expression runs (android-fhir's launch context checks).
     private let openingProblem: String?
-    private let today: CalendarDate
     /// Where the `iif` branches evaluations take are reported, when the session records coverage.
     private let iifCoverage: FHIRIIFCoverage?
+    /// The session's settings: the clock's date, and part of the key the responses read are kept by.
     private let settings: SessionSettings
 
     /// Nil for a Questionnaire without expressions to evaluate. With a recorder, the `iif` branches taken are
@@ -91,7 +91,6 @@ struct FHIRExpressions: Sendable {
         guard !survey.expressionProgram.isEmpty, let questionnaire = survey.questionnaireTree else { return nil }
         self.survey = survey
         engine = survey.engine
-        today = settings.today
         self.settings = settings
         iifCoverage = coverage.map { FHIRIIFCoverage(recorder: $0, layout: survey.layout()) }
         clock = FHIRPathClock(scenario: ScenarioClock(today: settings.today))

@@ -1,11 +1,12 @@
 import SurveyCore
 
-/// Everything the submitted response of an R4 session without SDC expressions is written and checked from,
-/// as plain values: the settings, and for each instance in document order its item, where it hangs (its
-/// parent's position and, under a question, which answer), whether it is enabled and withheld, and its
-/// answers. Two sessions with equal keys write the same response and pass or fail its checks alike (the
-/// tree gives the ids, the enablement and answers the rest; android-fhir's second evaluation at Submit reads
-/// only these), so the step checker checks a response once per key (`FHIRSurvey.responseChecks`).
+/// Everything an R4 response is written from, as plain values: the settings, and for each instance in
+/// document order its item, where it hangs (its parent's position and, under a question, which answer),
+/// whether it is enabled and withheld, and its answers. Two sessions with equal keys write the same response
+/// (the tree gives the ids, the enablement and answers the rest). So the step checker of a form without SDC
+/// expressions checks a submitted response once per key (`FHIRSurvey.responseChecks`: android-fhir's second
+/// evaluation at Submit reads only these), and the response SDC expressions read is built once per key
+/// (`FHIRSurvey.expressionResponses`).
 struct FHIRResponseKey: Hashable, Sendable {
     let settings: SessionSettings
     /// Two words an instance: item and parent position + 1; answer index + 1, answer count and flags.
