@@ -12,13 +12,15 @@ func calculated(_ expression: String) -> String { sdcExtension("sdc-questionnair
 func answerOf(_ id: String) -> String { "%resource.item.where(linkId='\(id)').answer.value" }
 
 extension FHIRSession {
-    /// Plays the actions; the expressions evaluated and the responses built for them meanwhile.
-    func work(_ actions: Action...) -> (evaluations: Int, responses: Int) { work(actions) }
+    /// Plays the actions; the expressions evaluated, the responses built for them, and the results worked out
+    /// rather than found kept with a response, meanwhile.
+    func work(_ actions: Action...) -> (evaluations: Int, responses: Int, computed: Int) { work(actions) }
 
-    func work(_ actions: [Action]) -> (evaluations: Int, responses: Int) {
+    func work(_ actions: [Action]) -> (evaluations: Int, responses: Int, computed: Int) {
         let before = state.expressions
         play(actions)
-        return (state.expressions.evaluations - before.evaluations, state.expressions.responsesBuilt - before.responsesBuilt)
+        let after = state.expressions
+        return (after.evaluations - before.evaluations, after.responsesBuilt - before.responsesBuilt, after.resultsComputed - before.resultsComputed)
     }
 }
 

@@ -329,6 +329,12 @@ public struct FHIRPathDecimal: Sendable, Hashable, Comparable, CustomStringConve
         compare(lhs, rhs) == 0
     }
 
+    /// Whether the two are written alike: the same value with the same digits after the point (and sign of
+    /// zero), where `==` compares values only (`1.10 == 1.1`).
+    public func isIdentical(to other: FHIRPathDecimal) -> Bool {
+        high == other.high && low == other.low && storedScale == other.storedScale && isNegativeZero == other.isNegativeZero
+    }
+
     public static func < (lhs: FHIRPathDecimal, rhs: FHIRPathDecimal) -> Bool {
         compare(lhs, rhs) < 0
     }

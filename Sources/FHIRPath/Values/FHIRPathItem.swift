@@ -74,3 +74,29 @@ extension FHIRNode {
         return FHIRPathQuantity(value: value, unit: code ?? unit ?? "1")
     }
 }
+
+extension FHIRPathItem {
+    /// Whether two items are the same value written the same way, or the same node of the same tree: what
+    /// makes any expression reading one give what it gives reading the other. Stricter than FHIRPath's `=`
+    /// and `~` (`1.10` and `1.1` differ here, in their precision; equal JSON in two trees differs too).
+    public func isIdentical(to other: FHIRPathItem) -> Bool {
+        switch (self, other) {
+        case (.boolean(let a), .boolean(let b)): a == b
+        case (.integer(let a), .integer(let b)): a == b
+        case (.decimal(let a), .decimal(let b)): a.isIdentical(to: b)
+        case (.string(let a), .string(let b)): a == b
+        case (.dateTime(let a), .dateTime(let b)): a == b
+        case (.quantity(let a), .quantity(let b)): a.value.isIdentical(to: b.value) && a.unit == b.unit
+        case (.node(let a), .node(let b)): a.tree === b.tree && a.index == b.index
+        case (.typeInfo(let a), .typeInfo(let b)): a === b
+        default: false
+        }
+    }
+}
+
+extension Array where Element == FHIRPathItem {
+    /// Whether two collections hold identical items in the same order (`FHIRPathItem.isIdentical(to:)`).
+    public func isIdentical(to other: FHIRPathCollection) -> Bool {
+        count == other.count && zip(self, other).allSatisfy { $0.isIdentical(to: $1) }
+    }
+}

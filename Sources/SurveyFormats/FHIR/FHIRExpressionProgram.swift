@@ -27,12 +27,21 @@ struct FHIRExpressionProgram: Sendable {
         /// Whether evaluating it needs the response: it names `%resource`, `%rootResource` or `%context`, or
         /// reads its input (the instance's response item). One that does not gives the same result without it.
         let readsResponse: Bool
+        /// The linkIds of the top-level response items it reads when its syntax names them all
+        /// (`FHIRResponseSlice`): it is evaluated on the response cut down to those, and its results are kept
+        /// with that response. Nil: it may read any part (or none, without `readsResponse`).
+        let responseSlice: Set<String>?
 
         init(item: Int?, expression: FHIR.SDCExpression, dependencies: FHIRPathDependencies?) {
             self.item = item
             self.expression = expression
             self.dependencies = dependencies
             readsResponse = dependencies.map { $0.readsInput || !$0.variables.isDisjoint(with: ["resource", "rootResource", "context"]) } ?? true
+            if readsResponse, let dependencies, let syntax = expression.program?.syntax {
+                responseSlice = FHIRResponseSlice.linkIds(of: syntax, dependencies: dependencies)
+            } else {
+                responseSlice = nil
+            }
         }
 
         /// The literals written in it (numbers, strings, dates, quantities), in order: values worth trying

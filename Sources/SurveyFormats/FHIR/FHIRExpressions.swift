@@ -24,6 +24,9 @@ struct FHIRExpressionMemory: Sendable {
     var evaluations = 0
     /// How many times the response was built for expressions to read, for tests that count work.
     var responsesBuilt = 0
+    /// How many of the evaluations worked their result out rather than finding it kept with the response
+    /// (`FHIRExpressionResults`), for tests that count work.
+    var resultsComputed = 0
     /// LHC-Forms: each variable's value by the id of the instance defining it ("" on the Questionnaire), kept
     /// until something it reads changes.
     var variables: [Int: [String: FHIRPathCollection]] = [:]
@@ -163,6 +166,7 @@ struct FHIRExpressions: Sendable {
         memory.started = true
         memory.evaluations += evaluation.evaluations
         memory.responsesBuilt += evaluation.responsesBuilt
+        memory.resultsComputed += evaluation.resultsComputed
         for id in evaluation.written where !memory.computed.contains(id) { memory.computed.append(id) }
         for id in evaluation.written where !pass.written.contains(id) { pass.written.append(id) }
         answers = evaluation.answers
@@ -480,12 +484,20 @@ struct FHIRExpressions: Sendable {
         }
         var variables = constants
         var context: FHIRPathCollection = []
+        // The response cut to what the expression reads, whose kept results it may find.
+        var slice: FHIRExpressionResponse?
+        var nodeVariables: [String: FHIRPathCollection] = [:]
         if population {
             variables["questionnaire"] = nil
             for name in node.dependencies?.variables ?? [] where variables[name] == nil && !["resource", "rootResource", "context"].contains(name) { variables[name] = [] }
         } else {
             // The response is built only for an expression that reads it.
-            if node.readsResponse {
+            if let linkIds = node.responseSlice {
+                let response = evaluation.view(survey, engine: engine, settings: settings, keeping: linkIds)
+                variables["resource"] = [.node(response.tree.root)]
+                variables["rootResource"] = [.node(response.tree.root)]
+                slice = response
+            } else if node.readsResponse {
                 let response = evaluation.view(survey, engine: engine, settings: settings)
                 let root: FHIRPathCollection = [.node(response.tree.root)]
                 variables["resource"] = root
@@ -494,15 +506,29 @@ struct FHIRExpressions: Sendable {
                 variables["context"] = context
             }
             if let item = node.item, item < questionnaireItems.count { variables[engine == .lhcForms ? "qitem" : "qItem"] = [.node(questionnaireItems[item])] }
-            for (name, variable) in node.variables { variables[name] = value(of: variable, for: position, &evaluation) }
-            if engine == .androidFHIR { for name in node.unresolved { variables[name] = [] } }
+            for (name, variable) in node.variables { nodeVariables[name] = value(of: variable, for: position, &evaluation) }
+            if engine == .androidFHIR { for name in node.unresolved { nodeVariables[name] = [] } }
+            variables.merge(nodeVariables) { $1 }
         }
         var environment = FHIRPathEnvironment(variables: variables, clock: clock)
-        if let observer = iifCoverage?.observer(forNode: index) { environment.iifObserver = observer }
-        do throws(FHIRPathError) {
-            return .success(try expression.evaluate(on: context, environment))
-        } catch {
-            return .failure(error)
+        let observer = iifCoverage?.observer(forNode: index)
+        if let observer { environment.iifObserver = observer }
+        let run = { () -> Result<FHIRPathCollection, FHIRPathError> in
+            do throws(FHIRPathError) {
+                return .success(try expression.evaluate(on: context, environment))
+            } catch {
+                return .failure(error)
+            }
+        }
+        // A result kept with the cut response is what evaluating again gives, except for the branches an
+        // observer must be told of.
+        guard let slice, observer == nil else {
+            evaluation.resultsComputed += 1
+            return run()
+        }
+        return slice.results.result(of: index, variables: nodeVariables) {
+            evaluation.resultsComputed += 1
+            return run()
         }
     }
 
@@ -546,6 +572,7 @@ private struct Evaluation {
     var written: [String] = []
     var evaluations = 0
     var responsesBuilt = 0
+    var resultsComputed = 0
 
     init(tree: FHIRInstanceTree, enablement: [Bool], answers: [String: [FHIR.Value]], withheld: Set<String>) {
         self.tree = tree
@@ -578,15 +605,46 @@ private struct Evaluation {
     /// instances, enablement, answers and settings (`FHIRSurvey.expressionResponses`).
     mutating func view(_ survey: FHIRSurvey, engine: FHIREngine, settings: SessionSettings) -> FHIRExpressionResponse {
         if let response { return response }
-        var written = responseAnswers(survey, engine: engine)
+        let view = kept(survey, engine: engine, settings: settings, positions: tree.instances.indices, answers: responseAnswers(survey, engine: engine))
+        response = view
+        return view
+    }
+
+    /// The response cut to the top-level items of these linkIds with all they hold (`FHIRResponseSlice`):
+    /// found by those instances alone, so a change of another item's answers finds it again.
+    mutating func view(_ survey: FHIRSurvey, engine: FHIREngine, settings: SessionSettings, keeping linkIds: Set<String>) -> FHIRExpressionResponse {
+        var positions: [Int] = []
+        for linkId in linkIds {
+            for item in survey.itemsByLinkId[linkId] ?? [] where survey.items[item].parent == nil {
+                for position in tree.instancesOfItem[item] { positions += position..<tree.instances[position].end }
+            }
+        }
+        positions.sort()
         let enablement = responseEnablement(engine)
-        var key = FHIRResponseKey(settings: settings, instances: tree.instances.count)
-        for (position, instance) in tree.instances.enumerated() {
+        var answers: [String: [FHIR.Value]] = [:]
+        for position in positions where enablement[position] {
+            let id = tree.instances[position].id
+            if !withheld.contains(id), let values = self.answers[id] { answers[id] = values }
+        }
+        return kept(survey, engine: engine, settings: settings, positions: positions, answers: answers, isCut: true)
+    }
+
+    /// The response of the instances at `positions` (all, or a cut's) with these answers, found by its key
+    /// or built.
+    private mutating func kept(
+        _ survey: FHIRSurvey, engine: FHIREngine, settings: SessionSettings, positions: some Collection<Int>, answers: [String: [FHIR.Value]],
+        isCut: Bool = false
+    ) -> FHIRExpressionResponse {
+        let enablement = responseEnablement(engine)
+        var key = FHIRResponseKey(settings: settings, instances: positions.count, isCut: isCut)
+        for position in positions {
+            let instance = tree.instances[position]
             key.append(
-                item: instance.item, parent: instance.parent ?? -1, answerIndex: instance.answerIndex, answers: written[instance.id] ?? [],
+                item: instance.item, parent: instance.parent ?? -1, answerIndex: instance.answerIndex, answers: answers[instance.id] ?? [],
                 enabled: enablement[position], withheld: false)
         }
-        let view = survey.expressionResponses.value(for: key) {
+        return survey.expressionResponses.value(for: key) {
+            var written = answers
             if engine == .lhcForms {
                 for (id, values) in written where values.contains(where: { $0.type == .coding }) {
                     guard let position = tree.indexByID[id] else { continue }
@@ -594,69 +652,14 @@ private struct Evaluation {
                     written[id] = values.map { FHIRExpressionValues.lhcCoding($0, of: item) }
                 }
             }
+            // A cut leaves the other instances out as the writer leaves out disabled ones.
+            var shown = enablement
+            if isCut {
+                shown = Array(repeating: false, count: enablement.count)
+                for position in positions { shown[position] = enablement[position] }
+            }
             responsesBuilt += 1
-            return FHIRExpressionResponse(FHIRResponseInput(survey: survey, tree: tree, enablement: enablement, answers: written, today: settings.today))
+            return FHIRExpressionResponse(FHIRResponseInput(survey: survey, tree: tree, enablement: shown, answers: written, today: settings.today))
         }
-        response = view
-        return view
-    }
-}
-
-/// A response as FHIRPath reads it, with where each instance's item is in it (`%context`).
-struct FHIRExpressionResponse: Sendable {
-    let tree: FHIRTree
-    /// For each instance: its place among the response items written under its parent (nil: not written).
-    private let slot: [Int?]
-
-    init(_ input: FHIRResponseInput) {
-        tree = FHIRTree(json: FHIRStandardResponse().response(of: input))
-        // Which instances the response writes (the writer's rules: enabled questions with answers, groups
-        // with a written descendant), and each one's place among its written siblings.
-        let instances = input.tree.instances
-        var written = [Bool](repeating: false, count: instances.count)
-        for position in instances.indices.reversed() {
-            let instance = instances[position]
-            let item = input.survey.items[instance.item]
-            if !input.enablement[position] || item.type == .display {
-                written[position] = false
-                continue
-            }
-            if item.type != .group {
-                // A group is written when a child is (set below as each child is met); a question when it has answers.
-                if case .lhcTextBox? = item.rendering { continue }
-                written[position] = !input.answers(at: position).isEmpty
-            }
-            if written[position], let parent = instance.parent, input.survey.items[instances[parent].item].type == .group { written[parent] = true }
-        }
-        var counters: [String: Int] = [:]
-        slot = instances.indices.map { position in
-            guard written[position] else { return nil }
-            let key = "\(instances[position].parent ?? -1)/\(instances[position].answerIndex ?? -1)"
-            defer { counters[key, default: 0] += 1 }
-            return counters[key, default: 0]
-        }
-    }
-
-    /// The response item of an instance, walking from the top through its ancestors.
-    func item(at position: Int, in instances: FHIRInstanceTree) -> FHIRNode? {
-        var chain: [Int] = []
-        var current: Int? = position
-        while let index = current {
-            chain.append(index)
-            current = instances.instances[index].parent
-        }
-        var container = tree.root
-        for index in chain.reversed() {
-            guard let place = slot[index] else { return nil }
-            if let answer = instances.instances[index].answerIndex {
-                let answers = container.children(named: "answer")
-                guard answer < answers.count else { return nil }
-                container = answers[answer]
-            }
-            let items = container.children(named: "item")
-            guard place < items.count else { return nil }
-            container = items[place]
-        }
-        return container
     }
 }

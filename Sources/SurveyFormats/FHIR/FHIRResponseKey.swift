@@ -6,9 +6,12 @@ import SurveyCore
 /// (the tree gives the ids, the enablement and answers the rest). So the step checker of a form without SDC
 /// expressions checks a submitted response once per key (`FHIRSurvey.responseChecks`: android-fhir's second
 /// evaluation at Submit reads only these), and the response SDC expressions read is built once per key
-/// (`FHIRSurvey.expressionResponses`).
+/// (`FHIRSurvey.expressionResponses`). A key of a cut response (some top-level items only,
+/// `FHIRResponseSlice`) never equals a whole one's: a whole response also says where every instance is in it.
 struct FHIRResponseKey: Hashable, Sendable {
     let settings: SessionSettings
+    /// Whether the instances are some only (a cut response's).
+    let isCut: Bool
     /// Two words an instance: item and parent position + 1; answer index + 1, answer count and flags.
     private(set) var shape: [UInt64] = []
     /// The answers of every answered instance, in document order.
@@ -18,8 +21,9 @@ struct FHIRResponseKey: Hashable, Sendable {
     /// still compares everything.
     private var digest: UInt64 = 0x5E59
 
-    init(settings: SessionSettings, instances: Int) {
+    init(settings: SessionSettings, instances: Int, isCut: Bool = false) {
         self.settings = settings
+        self.isCut = isCut
         shape.reserveCapacity(2 * instances)
     }
 
@@ -40,7 +44,7 @@ struct FHIRResponseKey: Hashable, Sendable {
     }
 
     static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.digest == rhs.digest && lhs.shape == rhs.shape && lhs.values == rhs.values && lhs.settings == rhs.settings
+        lhs.digest == rhs.digest && lhs.isCut == rhs.isCut && lhs.shape == rhs.shape && lhs.values == rhs.values && lhs.settings == rhs.settings
     }
 
     func hash(into hasher: inout Hasher) {
