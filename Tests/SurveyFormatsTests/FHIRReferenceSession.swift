@@ -529,9 +529,13 @@ final class FHIRReferenceSession: SurveySession {
     private func evaluateEnablementAndExpressions() -> Bool {
         guard let expressions else { return profile.engine == .lhcForms ? evaluateEnablement() : evaluateAndroidPass() }
         func run() -> FHIRExpressionPass {
-            var (memory, answers) = (state.expressions, state.answers)
-            defer { (state.expressions, state.answers) = (memory, answers) }
-            return expressions.run(&memory, tree: tree, enablement: enablement, answers: &answers, withheld: state.withheld)
+            // The pass reads and writes answers by position in the tree.
+            var memory = state.expressions
+            var answers = tree.instances.map { state.answers[$0.id] ?? [] }
+            let pass = expressions.run(&memory, tree: tree, enablement: enablement, answers: &answers, withheld: tree.instances.map { state.withheld.contains($0.id) })
+            state.expressions = memory
+            for (instance, values) in zip(tree.instances, answers) { state.answers[instance.id] = values.isEmpty ? nil : values }
+            return pass
         }
         if profile.engine == .androidFHIR {
             let pass = run()

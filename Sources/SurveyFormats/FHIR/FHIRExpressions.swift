@@ -13,9 +13,9 @@ struct FHIRExpressionMemory: Sendable {
     /// The answer options an answerExpression (or android-fhir's answerOptionsToggleExpression) offers now,
     /// by instance id.
     var options: [String: [FHIR.Value]] = [:]
-    /// The answers as the last pass read them in the response, by instance id: what changed since is what
-    /// a pass re-evaluates.
-    var seen: [String: [FHIR.Value]] = [:]
+    /// The answers as the last pass read them in the response: what changed since is what a pass
+    /// re-evaluates.
+    var seen = FHIRSeenAnswers()
     /// Whether a pass has run (the first evaluates everything).
     var started = false
     /// The instances whose answers expressions changed since the session last reported them, in order.
@@ -55,10 +55,18 @@ struct FHIRExpressionMemory: Sendable {
     }
 }
 
+/// The answers the response held at a pass: each instance's by its position, with the instances' ids then
+/// (against another list of instances, they are matched by id).
+struct FHIRSeenAnswers: Sendable {
+    var ids: [String] = []
+    var answers: [[FHIR.Value]] = []
+}
+
 /// What one pass of the expressions changed, or what the engine threw.
 struct FHIRExpressionPass {
-    /// The instances whose answers the pass changed, by id (each once, in the order first changed).
-    var written: [String] = []
+    /// The instances whose answers the pass changed, by position in the tree (each once, in the order
+    /// first changed).
+    var written: [Int] = []
     var answersChanged = false
     var enablementChanged = false
     var failure: String?
@@ -148,9 +156,9 @@ struct FHIRExpressions: Sendable {
 
     // MARK: passes
 
-    /// Evaluates what changed since the last pass. `answers` are the session's (computed values are written
-    /// into them); `withheld` those android-fhir cleared.
-    func run(_ memory: inout FHIRExpressionMemory, tree: FHIRInstanceTree, enablement: [Bool], answers: inout [String: [FHIR.Value]], withheld: Set<String>)
+    /// Evaluates what changed since the last pass. `answers` are the session's, by position in the tree
+    /// (computed values are written into them); `withheld`, by position, those android-fhir cleared.
+    func run(_ memory: inout FHIRExpressionMemory, tree: FHIRInstanceTree, enablement: [Bool], answers: inout [[FHIR.Value]], withheld: [Bool])
         -> FHIRExpressionPass
     {
         var evaluation = Evaluation(tree: tree, enablement: enablement, answers: answers, withheld: withheld)
@@ -167,23 +175,32 @@ struct FHIRExpressions: Sendable {
         memory.evaluations += evaluation.evaluations
         memory.responsesBuilt += evaluation.responsesBuilt
         memory.resultsComputed += evaluation.resultsComputed
-        for id in evaluation.written where !memory.computed.contains(id) { memory.computed.append(id) }
-        for id in evaluation.written where !pass.written.contains(id) { pass.written.append(id) }
+        for position in evaluation.written where !pass.written.contains(position) { pass.written.append(position) }
+        for position in pass.written where !memory.computed.contains(tree.instances[position].id) { memory.computed.append(tree.instances[position].id) }
         answers = evaluation.answers
         return pass
     }
 
     /// The items whose answers, as the response shows them, changed since the last pass (all on the first).
     private func changedItems(_ memory: inout FHIRExpressionMemory, _ evaluation: inout Evaluation) -> Set<Int>? {
-        let now = evaluation.responseAnswers(survey, engine: engine)
-        defer { memory.seen = now }
+        let instances = evaluation.tree.instances
+        let now = instances.indices.map { evaluation.held($0, engine) }
+        let seen = memory.seen
+        memory.seen.answers = now
+        let sameInstances = seen.ids.count == instances.count && zip(seen.ids, instances).allSatisfy { $0 == $1.id }
+        if !sameInstances { memory.seen.ids = instances.map(\.id) }
         guard memory.started else { return nil }
         var changed: Set<Int> = []
-        func note(_ id: String) {
-            if let position = evaluation.tree.indexByID[id] { changed.insert(evaluation.tree.instances[position].item) }
+        if sameInstances {
+            for position in now.indices where now[position] != seen.answers[position] { changed.insert(instances[position].item) }
+            return changed
         }
-        for (id, values) in now where memory.seen[id] != values { note(id) }
-        for id in memory.seen.keys where now[id] == nil { note(id) }
+        // Other instances: matched by id; one that went or came changed if it had answers.
+        var before: [String: [FHIR.Value]] = [:]
+        for (id, values) in zip(seen.ids, seen.answers) where !values.isEmpty { before[id] = values }
+        for (position, instance) in instances.enumerated() where (before.removeValue(forKey: instance.id) ?? []) != now[position] {
+            changed.insert(instance.item)
+        }
         return changed
     }
 
@@ -236,7 +253,7 @@ struct FHIRExpressions: Sendable {
                     if memory.overridden.contains(id) { continue }
                     // A value other than the one last calculated is the respondent's: calculation stops
                     // (`_userModifiedCalculatedValue`, expression-processor.js:300-316).
-                    if let last = memory.calculated[id], (evaluation.answers[id] ?? []) != last {
+                    if let last = memory.calculated[id], evaluation.answers[position] != last {
                         memory.overridden.insert(id)
                         continue
                     }
@@ -244,14 +261,14 @@ struct FHIRExpressions: Sendable {
                     guard case .success(let result) = evaluate(index, at: position, &evaluation) else { continue }
                     let values = FHIRExpressionValues.answers(result, for: definition)
                     memory.calculated[id] = values
-                    if store(values, id, &evaluation) { changed(item, &pass, &selected, &evaluation) }
+                    if store(values, position, &evaluation) { changed(item, &pass, &selected, &evaluation) }
                 case .initial:
                     guard memory.opening, case .success(let result) = evaluate(index, at: position, &evaluation) else { continue }
-                    if store(FHIRExpressionValues.answers(result, for: definition), id, &evaluation) { changed(item, &pass, &selected, &evaluation) }
+                    if store(FHIRExpressionValues.answers(result, for: definition), position, &evaluation) { changed(item, &pass, &selected, &evaluation) }
                 case .answer:
                     // A failure gives no list (`_setItemListFromFHIRPath` with undefined, :764-855).
                     let options = (try? evaluate(index, at: position, &evaluation).get()).map(FHIRExpressionValues.options) ?? []
-                    if setOptions(options, id, &memory, &evaluation, keepAnswers: false) { changed(item, &pass, &selected, &evaluation) }
+                    if setOptions(options, position, &memory, &evaluation, keepAnswers: false) { changed(item, &pass, &selected, &evaluation) }
                 }
             }
         }
@@ -282,7 +299,7 @@ struct FHIRExpressions: Sendable {
                         let values = FHIRExpressionValues.answers(result, for: survey.items[item], matchOptions: false)
                         guard !values.isEmpty else { continue }
                         memory.calculated[id] = values
-                        if store(values, id, &evaluation) { pass.answersChanged = true }
+                        if store(values, position, &evaluation) { pass.answersChanged = true }
                     case .failure(let error):
                         pass.failure = androidFailure(error, index, id)
                         return
@@ -291,26 +308,26 @@ struct FHIRExpressions: Sendable {
             }
         } else if let changed, !changed.isEmpty {
             let linkIds = changed.map { survey.items[$0].linkId }
-            var updates: [(id: String, values: [FHIR.Value])] = []
+            var updates: [(position: Int, values: [FHIR.Value])] = []
             for (item, index) in program.calculatedOfItem.sorted(by: { $0.key < $1.key }) where Self.androidAffected(program.nodes[index].expression.text ?? "", by: linkIds) {
                 for position in evaluation.tree.instancesOfItem[item] {
                     let id = evaluation.tree.instances[position].id
                     if memory.overridden.contains(id) { continue }
-                    if let last = memory.calculated[id], (evaluation.answers[id] ?? []) != last {
+                    if let last = memory.calculated[id], evaluation.answers[position] != last {
                         memory.overridden.insert(id)
                         continue
                     }
                     switch evaluate(index, at: nil, &evaluation) {
-                    case .success(let result): updates.append((id, FHIRExpressionValues.answers(result, for: survey.items[item], matchOptions: false)))
+                    case .success(let result): updates.append((position, FHIRExpressionValues.answers(result, for: survey.items[item], matchOptions: false)))
                     case .failure(let error):
                         pass.failure = androidFailure(error, index, id)
                         return
                     }
                 }
             }
-            for (id, values) in updates {
-                memory.calculated[id] = values
-                if store(values, id, &evaluation) { pass.answersChanged = true }
+            for (position, values) in updates {
+                memory.calculated[evaluation.tree.instances[position].id] = values
+                if store(values, position, &evaluation) { pass.answersChanged = true }
             }
         }
         for (item, index) in program.enableWhenOfItem.sorted(by: { $0.key < $1.key }) {
@@ -326,7 +343,7 @@ struct FHIRExpressions: Sendable {
             }
         }
         if let failure = androidOptions(&memory, &evaluation, &pass) { pass.failure = failure }
-        memory.seen = evaluation.responseAnswers(survey, engine: engine)
+        memory.seen = FHIRSeenAnswers(ids: evaluation.tree.instances.map(\.id), answers: evaluation.tree.instances.indices.map { evaluation.held($0, engine) })
     }
 
     /// android-fhir's answer options: an answerExpression's result when the item has no answerOption nor
@@ -358,7 +375,7 @@ struct FHIRExpressions: Sendable {
                 }
                 let removed = disallowed.filter { value in !allowed.contains { FHIRValues.equal($0, value, engine: .androidFHIR) == true } }
                 options.removeAll { option in removed.contains { FHIRValues.equal(option, $0, engine: .androidFHIR) == true } }
-                if setOptions(options, id, &memory, &evaluation, keepAnswers: toggles.isEmpty) { pass.answersChanged = true }
+                if setOptions(options, position, &memory, &evaluation, keepAnswers: toggles.isEmpty) { pass.answersChanged = true }
             }
         }
         return nil
@@ -409,7 +426,7 @@ struct FHIRExpressions: Sendable {
             case .success(let result):
                 let values = FHIRExpressionValues.answers(result, for: definition)
                 guard !values.isEmpty else { continue }
-                for position in evaluation.tree.instancesOfItem[item] { _ = store(values, evaluation.tree.instances[position].id, &evaluation) }
+                for position in evaluation.tree.instancesOfItem[item] { _ = store(values, position, &evaluation) }
             case .failure(let error):
                 return "\(describe(error, index)): population throws (google/android-fhir@28a50345 datacapture/src/main/java/com/google/android/fhir/datacapture/mapping/ResourceMapper.kt:272-280)"
             }
@@ -429,23 +446,24 @@ struct FHIRExpressions: Sendable {
 
     // MARK: writing
 
-    /// Stores computed answers; whether they differ from the stored ones.
-    private func store(_ values: [FHIR.Value], _ id: String, _ evaluation: inout Evaluation) -> Bool {
-        guard (evaluation.answers[id] ?? []) != values else { return false }
-        evaluation.answers[id] = values.isEmpty ? nil : values
+    /// Stores an instance's computed answers; whether they differ from the stored ones.
+    private func store(_ values: [FHIR.Value], _ position: Int, _ evaluation: inout Evaluation) -> Bool {
+        guard evaluation.answers[position] != values else { return false }
+        evaluation.answers[position] = values
         evaluation.response = nil
-        evaluation.written.append(id)
+        evaluation.written.append(position)
         return true
     }
 
     /// Sets an instance's computed options; LHC-Forms (and a toggle under android-fhir) drops the answers no
     /// longer among them. Whether the answers changed.
-    private func setOptions(_ options: [FHIR.Value], _ id: String, _ memory: inout FHIRExpressionMemory, _ evaluation: inout Evaluation, keepAnswers: Bool) -> Bool {
+    private func setOptions(_ options: [FHIR.Value], _ position: Int, _ memory: inout FHIRExpressionMemory, _ evaluation: inout Evaluation, keepAnswers: Bool) -> Bool {
+        let id = evaluation.tree.instances[position].id
         guard memory.options[id] != options else { return false }
         memory.options[id] = options
-        guard !keepAnswers, let answers = evaluation.answers[id] else { return false }
-        let kept = answers.filter { answer in options.contains { FHIRValues.equal($0, answer, engine: engine) == true } }
-        return store(kept, id, &evaluation)
+        guard !keepAnswers else { return false }
+        let kept = evaluation.answers[position].filter { answer in options.contains { FHIRValues.equal($0, answer, engine: engine) == true } }
+        return store(kept, position, &evaluation)
     }
 
     /// An instance of `item` was given new answers in the pass: what reads it (or reads any answer), and
@@ -506,9 +524,13 @@ struct FHIRExpressions: Sendable {
                 variables["context"] = context
             }
             if let item = node.item, item < questionnaireItems.count { variables[engine == .lhcForms ? "qitem" : "qItem"] = [.node(questionnaireItems[item])] }
-            for (name, variable) in node.variables { nodeVariables[name] = value(of: variable, for: position, &evaluation) }
-            if engine == .androidFHIR { for name in node.unresolved { nodeVariables[name] = [] } }
-            variables.merge(nodeVariables) { $1 }
+            // The values a kept result is found by, when there is one to find.
+            for (name, variable) in node.variables {
+                let value = value(of: variable, for: position, &evaluation)
+                variables[name] = value
+                if slice != nil { nodeVariables[name] = value }
+            }
+            if engine == .androidFHIR { for name in node.unresolved { variables[name] = [] } }
         }
         var environment = FHIRPathEnvironment(variables: variables, clock: clock)
         let observer = iifCoverage?.observer(forNode: index)
@@ -554,12 +576,10 @@ struct FHIRExpressions: Sendable {
 private struct Evaluation {
     let tree: FHIRInstanceTree
     let enablement: [Bool]
-    var answers: [String: [FHIR.Value]] {
-        didSet { held = nil }
-    }
-    let withheld: Set<String>
-    /// The answers the response holds, worked out when first asked for after a change of the answers.
-    private var held: [String: [FHIR.Value]]?
+    /// Each instance's answers, by position in the tree.
+    var answers: [[FHIR.Value]]
+    /// By position: whether android-fhir cleared the instance's answers from its response.
+    let withheld: [Bool]
     var response: FHIRExpressionResponse? {
         // Variables read the response: without a record of what they read, a new response forgets them.
         didSet { if response == nil, !cachesVariables { variables = [:] } }
@@ -568,44 +588,36 @@ private struct Evaluation {
     var variables: [Int: [String: FHIRPathCollection]] = [:]
     /// Whether variables are kept across changes, forgotten only when what they read changes (LHC-Forms' passes).
     var cachesVariables = false
-    /// The instances whose answers the pass changed, in order.
-    var written: [String] = []
+    /// The instances whose answers the pass changed, by position, in order.
+    var written: [Int] = []
     var evaluations = 0
     var responsesBuilt = 0
     var resultsComputed = 0
 
-    init(tree: FHIRInstanceTree, enablement: [Bool], answers: [String: [FHIR.Value]], withheld: Set<String>) {
+    init(tree: FHIRInstanceTree, enablement: [Bool], answers: [[FHIR.Value]], withheld: [Bool]) {
         self.tree = tree
         self.enablement = enablement
         self.answers = answers
         self.withheld = withheld
     }
 
-    /// The enablement the response is written with: LHC-Forms' leaves disabled items out (`getFormData` with
-    /// noDisabledItem, LHNCBC/lforms@24c71875 src/fhir/common/sdc-export-common.js:26); android-fhir's holds
-    /// every item, with the answers of those its passes disabled cleared.
-    private func responseEnablement(_ engine: FHIREngine) -> [Bool] {
-        engine == .lhcForms ? enablement : Array(repeating: true, count: tree.instances.count)
+    /// Whether the response writes an instance (its answers, if it has any): LHC-Forms' leaves disabled items
+    /// out (`getFormData` with noDisabledItem, LHNCBC/lforms@24c71875 src/fhir/common/sdc-export-common.js:26);
+    /// android-fhir's holds every item, with the answers of those its passes disabled cleared.
+    private func shows(_ position: Int, _ engine: FHIREngine) -> Bool {
+        engine == .androidFHIR || enablement[position]
     }
 
-    /// The answers the response holds now, by instance id.
-    mutating func responseAnswers(_ survey: FHIRSurvey, engine: FHIREngine) -> [String: [FHIR.Value]] {
-        if let held { return held }
-        let enablement = responseEnablement(engine)
-        var result: [String: [FHIR.Value]] = [:]
-        for (id, values) in answers where !withheld.contains(id) {
-            guard let position = tree.indexByID[id], enablement[position] else { continue }
-            result[id] = values
-        }
-        held = result
-        return result
+    /// The answers the response holds now for the instance at `position`.
+    func held(_ position: Int, _ engine: FHIREngine) -> [FHIR.Value] {
+        shows(position, engine) && !withheld[position] ? answers[position] : []
     }
 
     /// The response, when first needed after a change: built, or found among those built for the same
     /// instances, enablement, answers and settings (`FHIRSurvey.expressionResponses`).
     mutating func view(_ survey: FHIRSurvey, engine: FHIREngine, settings: SessionSettings) -> FHIRExpressionResponse {
         if let response { return response }
-        let view = kept(survey, engine: engine, settings: settings, positions: tree.instances.indices, answers: responseAnswers(survey, engine: engine))
+        let view = kept(survey, engine: engine, settings: settings, positions: Array(tree.instances.indices), isCut: false)
         response = view
         return view
     }
@@ -620,46 +632,33 @@ private struct Evaluation {
             }
         }
         positions.sort()
-        let enablement = responseEnablement(engine)
-        var answers: [String: [FHIR.Value]] = [:]
-        for position in positions where enablement[position] {
-            let id = tree.instances[position].id
-            if !withheld.contains(id), let values = self.answers[id] { answers[id] = values }
-        }
-        return kept(survey, engine: engine, settings: settings, positions: positions, answers: answers, isCut: true)
+        return kept(survey, engine: engine, settings: settings, positions: positions, isCut: true)
     }
 
-    /// The response of the instances at `positions` (all, or a cut's) with these answers, found by its key
-    /// or built.
-    private mutating func kept(
-        _ survey: FHIRSurvey, engine: FHIREngine, settings: SessionSettings, positions: some Collection<Int>, answers: [String: [FHIR.Value]],
-        isCut: Bool = false
-    ) -> FHIRExpressionResponse {
-        let enablement = responseEnablement(engine)
+    /// The response of the instances at `positions` (all, or a cut's: the others left out as the writer
+    /// leaves out disabled ones), found by its key or built.
+    private mutating func kept(_ survey: FHIRSurvey, engine: FHIREngine, settings: SessionSettings, positions: [Int], isCut: Bool) -> FHIRExpressionResponse {
         var key = FHIRResponseKey(settings: settings, instances: positions.count, isCut: isCut)
         for position in positions {
             let instance = tree.instances[position]
             key.append(
-                item: instance.item, parent: instance.parent ?? -1, answerIndex: instance.answerIndex, answers: answers[instance.id] ?? [],
-                enabled: enablement[position], withheld: false)
+                item: instance.item, parent: instance.parent ?? -1, answerIndex: instance.answerIndex, answers: held(position, engine),
+                enabled: shows(position, engine), withheld: false)
         }
         return survey.expressionResponses.value(for: key) {
-            var written = answers
-            if engine == .lhcForms {
-                for (id, values) in written where values.contains(where: { $0.type == .coding }) {
-                    guard let position = tree.indexByID[id] else { continue }
+            var shown = [Bool](repeating: false, count: tree.instances.count)
+            var written = [[FHIR.Value]](repeating: [], count: tree.instances.count)
+            for position in positions {
+                shown[position] = shows(position, engine)
+                written[position] = held(position, engine)
+                if engine == .lhcForms, written[position].contains(where: { $0.type == .coding }) {
                     let item = survey.items[tree.instances[position].item]
-                    written[id] = values.map { FHIRExpressionValues.lhcCoding($0, of: item) }
+                    written[position] = written[position].map { FHIRExpressionValues.lhcCoding($0, of: item) }
                 }
             }
-            // A cut leaves the other instances out as the writer leaves out disabled ones.
-            var shown = enablement
-            if isCut {
-                shown = Array(repeating: false, count: enablement.count)
-                for position in positions { shown[position] = enablement[position] }
-            }
             responsesBuilt += 1
-            return FHIRExpressionResponse(FHIRResponseInput(survey: survey, tree: tree, enablement: shown, answers: written, today: settings.today))
+            return FHIRExpressionResponse(
+                FHIRResponseInput(survey: survey, tree: tree, enablement: shown, answersByPosition: written, today: settings.today))
         }
     }
 }

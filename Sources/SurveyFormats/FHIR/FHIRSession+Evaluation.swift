@@ -237,21 +237,19 @@ extension FHIRSession {
     /// position, and instances whose enableWhenExpression changed evaluated again.
     private func runExpressions(_ expressions: FHIRExpressions) -> FHIRExpressionPass {
         let tree = state.instances.tree(survey: survey)
-        var answers: [String: [FHIR.Value]] = [:]
-        var withheld: Set<String> = []
+        var answers = [[FHIR.Value]](repeating: [], count: tree.slots.count)
+        var withheld = [Bool](repeating: false, count: tree.slots.count)
         for (position, slot) in tree.slots.enumerated() {
-            let id = tree.instances[position].id
-            if state.slots[Int(slot)].isAnswered { answers[id] = self.answers(slot) }
-            if state.slots[Int(slot)].flags.contains(.withheld) { withheld.insert(id) }
+            if state.slots[Int(slot)].isAnswered { answers[position] = self.answers(slot) }
+            if state.slots[Int(slot)].flags.contains(.withheld) { withheld[position] = true }
         }
         var memory = state.expressions
         let pass = expressions.run(&memory, tree: tree, enablement: tree.slots.map(isEnabled), answers: &answers, withheld: withheld)
         state.expressions = memory
         // What the pass wrote, stored in document order.
-        let written = pass.written.compactMap { tree.indexByID[$0] }.sorted()
-        for position in written {
+        for position in pass.written.sorted() {
             let slot = tree.slots[position]
-            let values = answers[tree.instances[position].id] ?? []
+            let values = answers[position]
             let old = self.answers(slot)
             guard values != old else { continue }
             setAnswer(slot, values)
