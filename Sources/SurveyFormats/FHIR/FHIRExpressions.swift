@@ -500,58 +500,50 @@ struct FHIRExpressions: Sendable {
         case .success(let program): expression = program
         case .failure(let error): return .failure(error)
         }
-        var variables = constants
-        var context: FHIRPathCollection = []
-        // The response cut to what the expression reads, whose kept results it may find.
-        var slice: FHIRExpressionResponse?
-        var nodeVariables: [String: FHIRPathCollection] = [:]
-        if population {
-            variables["questionnaire"] = nil
-            for name in node.dependencies?.variables ?? [] where variables[name] == nil && !["resource", "rootResource", "context"].contains(name) { variables[name] = [] }
-        } else {
-            // The response is built only for an expression that reads it.
-            if let linkIds = node.responseSlice {
-                let response = evaluation.view(survey, engine: engine, settings: settings, keeping: linkIds)
-                variables["resource"] = [.node(response.tree.root)]
-                variables["rootResource"] = [.node(response.tree.root)]
-                slice = response
-            } else if node.readsResponse {
-                let response = evaluation.view(survey, engine: engine, settings: settings)
-                let root: FHIRPathCollection = [.node(response.tree.root)]
-                variables["resource"] = root
-                variables["rootResource"] = root
-                context = position.map { response.item(at: $0, in: evaluation.tree).map { [.node($0)] } ?? [] } ?? (node.item == nil ? root : [])
-                variables["context"] = context
-            }
-            if let item = node.item, item < questionnaireItems.count { variables[engine == .lhcForms ? "qitem" : "qItem"] = [.node(questionnaireItems[item])] }
-            // The values a kept result is found by, when there is one to find.
-            for (name, variable) in node.variables {
-                let value = value(of: variable, for: position, &evaluation)
-                variables[name] = value
-                if slice != nil { nodeVariables[name] = value }
-            }
-            if engine == .androidFHIR { for name in node.unresolved { variables[name] = [] } }
-        }
-        var environment = FHIRPathEnvironment(variables: variables, clock: clock)
         let observer = iifCoverage?.observer(forNode: index)
-        if let observer { environment.iifObserver = observer }
-        let run = { () -> Result<FHIRPathCollection, FHIRPathError> in
+        func run(_ variables: [String: FHIRPathCollection], on context: FHIRPathCollection) -> Result<FHIRPathCollection, FHIRPathError> {
+            evaluation.resultsComputed += 1
+            var environment = FHIRPathEnvironment(variables: variables, clock: clock)
+            if let observer { environment.iifObserver = observer }
             do throws(FHIRPathError) {
                 return .success(try expression.evaluate(on: context, environment))
             } catch {
                 return .failure(error)
             }
         }
+        if population {
+            var variables = constants
+            variables["questionnaire"] = nil
+            for name in node.dependencies?.variables ?? [] where variables[name] == nil && !["resource", "rootResource", "context"].contains(name) { variables[name] = [] }
+            return run(variables, on: [])
+        }
+        // The response is built only for an expression that reads it; one cut to the items it reads may
+        // hold its result.
+        var bound: [String: FHIRPathCollection] = [:]
+        var context: FHIRPathCollection = []
+        var slice: FHIRExpressionResponse?
+        if let linkIds = node.responseSlice {
+            let response = evaluation.view(survey, engine: engine, settings: settings, keeping: linkIds)
+            bound = ["resource": [.node(response.tree.root)], "rootResource": [.node(response.tree.root)]]
+            slice = response
+        } else if node.readsResponse {
+            let response = evaluation.view(survey, engine: engine, settings: settings)
+            let root: FHIRPathCollection = [.node(response.tree.root)]
+            context = position.map { response.item(at: $0, in: evaluation.tree).map { [.node($0)] } ?? [] } ?? (node.item == nil ? root : [])
+            bound = ["resource": root, "rootResource": root, "context": context]
+        }
+        if let item = node.item, item < questionnaireItems.count { bound[engine == .lhcForms ? "qitem" : "qItem"] = [.node(questionnaireItems[item])] }
+        var nodeVariables: [String: FHIRPathCollection] = [:]
+        for (name, variable) in node.variables { nodeVariables[name] = value(of: variable, for: position, &evaluation) }
+        if engine == .androidFHIR { for name in node.unresolved { bound[name] = [] } }
+        // The rest of what the expression reads is the same for every evaluation of it with these settings.
+        func variables() -> [String: FHIRPathCollection] {
+            constants.merging(bound) { $1 }.merging(nodeVariables) { $1 }
+        }
         // A result kept with the cut response is what evaluating again gives, except for the branches an
         // observer must be told of.
-        guard let slice, observer == nil else {
-            evaluation.resultsComputed += 1
-            return run()
-        }
-        return slice.results.result(of: index, variables: nodeVariables) {
-            evaluation.resultsComputed += 1
-            return run()
-        }
+        guard let slice, observer == nil else { return run(variables(), on: context) }
+        return slice.results.result(of: index, variables: nodeVariables) { run(variables(), on: context) }
     }
 
     /// A variable's value where an expression at `position` reads it: evaluated once per pass for the
