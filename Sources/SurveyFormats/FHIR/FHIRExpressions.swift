@@ -519,26 +519,28 @@ struct FHIRExpressions: Sendable {
         }
         // The response is built only for an expression that reads it; one cut to the items it reads may
         // hold its result.
-        var bound: [String: FHIRPathCollection] = [:]
+        var bound: [(name: String, value: FHIRPathCollection)] = []
         var context: FHIRPathCollection = []
         var slice: FHIRExpressionResponse?
         if let linkIds = node.responseSlice {
             let response = evaluation.view(survey, engine: engine, settings: settings, keeping: linkIds)
-            bound = ["resource": [.node(response.tree.root)], "rootResource": [.node(response.tree.root)]]
+            bound = [("resource", [.node(response.tree.root)]), ("rootResource", [.node(response.tree.root)])]
             slice = response
         } else if node.readsResponse {
             let response = evaluation.view(survey, engine: engine, settings: settings)
             let root: FHIRPathCollection = [.node(response.tree.root)]
             context = position.map { response.item(at: $0, in: evaluation.tree).map { [.node($0)] } ?? [] } ?? (node.item == nil ? root : [])
-            bound = ["resource": root, "rootResource": root, "context": context]
+            bound = [("resource", root), ("rootResource", root), ("context", context)]
         }
-        if let item = node.item, item < questionnaireItems.count { bound[engine == .lhcForms ? "qitem" : "qItem"] = [.node(questionnaireItems[item])] }
-        var nodeVariables: [String: FHIRPathCollection] = [:]
-        for (name, variable) in node.variables { nodeVariables[name] = value(of: variable, for: position, &evaluation) }
-        if engine == .androidFHIR { for name in node.unresolved { bound[name] = [] } }
+        if let item = node.item, item < questionnaireItems.count { bound.append((engine == .lhcForms ? "qitem" : "qItem", [.node(questionnaireItems[item])])) }
+        if engine == .androidFHIR { for name in node.unresolved { bound.append((name, [])) } }
+        let nodeVariables = node.variables.map { (name: $0.key, value: value(of: $0.value, for: position, &evaluation)) }
         // The rest of what the expression reads is the same for every evaluation of it with these settings.
         func variables() -> [String: FHIRPathCollection] {
-            constants.merging(bound) { $1 }.merging(nodeVariables) { $1 }
+            var all = constants
+            for (name, value) in bound { all[name] = value }
+            for (name, value) in nodeVariables { all[name] = value }
+            return all
         }
         // A result kept with the cut response is what evaluating again gives, except for the branches an
         // observer must be told of.
