@@ -242,16 +242,17 @@ extension SageSession {
     /// fresh one; from 3.4.92 a step that is not the last result gets one. A question's answer (a form's
     /// input results) is pre-filled from the cache of results that left the path.
     func loadStep(_ index: Int) {
-        let step = survey.steps[index]
-        // Read in place: a copy of the result held while appending to it would copy its history.
-        let needsResult =
-            engine.keepsHistory ? open[level].result.stepHistory.last?.identifier != step.name : !open[level].result.hasResult(step.name)
+        // Read in place: a copy of the result held while appending to it would copy its history, and a copy
+        // of the step would retain and release each of its parts.
+        let name = survey.steps[index].name
+        let needsResult = engine.keepsHistory ? open[level].result.stepHistory.last?.identifier != name : !open[level].result.hasResult(name)
         if needsResult { open[level].result.append(freshEntry(for: index), engine: engine) }
-        guard step.kind == .question, let previous = open[level].cache.last(where: { $0.identifier == step.name }) else { return }
+        guard survey.steps[index].kind == .question, let previous = open[level].cache.last(where: { $0.identifier == name }) else { return }
         var entry = freshEntry(for: index)
         if survey.generation == .legacy {
             guard case .collection = previous.kind else { return }
-            entry.inputs = previous.inputs.filter { input in step.fields.contains { $0.id == input.field } }
+            let fields = survey.steps[index].fields
+            entry.inputs = previous.inputs.filter { input in fields.contains { $0.id == input.field } }
             guard !entry.inputs.isEmpty else { return }
         } else {
             // `previousResult as? AnswerResult`: a result the skip button wrapped is not one.
