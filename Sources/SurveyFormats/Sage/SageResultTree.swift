@@ -18,6 +18,9 @@ struct SageBranchResult: Sendable {
         self.identifier = identifier
         self.section = section
         self.start = start
+        // Room for a task's first steps at once, rather than a copy of the list at each doubling from one.
+        stepHistory.reserveCapacity(8)
+        path.reserveCapacity(8)
     }
 }
 
@@ -134,7 +137,8 @@ extension SageBranchResult {
     /// replaced, and the path gains the step unless it already ends with it.
     mutating func append(_ entry: SageResultEntry, engine: SageEngine, direction: String = "forward") {
         if engine.keepsHistory {
-            if let last = stepHistory.last, last.identifier == entry.identifier { stepHistory.removeLast() }
+            // The last result's identifier read in place, not the result copied out.
+            if let end = stepHistory.indices.last, stepHistory[end].identifier == entry.identifier { stepHistory.removeLast() }
         } else if let index = stepHistory.firstIndex(where: { $0.identifier == entry.identifier }) {
             stepHistory.remove(at: index)
         }

@@ -16,6 +16,26 @@ struct SageNavigatorState: Sendable {
     var instance: Int
 }
 
+extension SageNavigatorState {
+    /// Changes the live result of the step on screen: the one kept out of the history, else its last one in
+    /// it. Done through one access to the navigator: read from the session's list, the navigator would be
+    /// copied whole (each of its parts retained and released) at every answer and move.
+    mutating func updateLiveEntry(of step: Int, _ change: (inout SageResultEntry) -> Void) {
+        if detached?.step == step {
+            change(&detached!)
+            return
+        }
+        guard let position = result.stepHistory.lastIndex(where: { $0.step == step }) else { return }
+        change(&result.stepHistory[position])
+    }
+
+    /// Puts a step on screen in this navigator (a result kept out of the history is the step's own only).
+    mutating func show(_ index: Int) {
+        if detached?.step != index { detached = nil }
+        current = .step(index)
+    }
+}
+
 /// A respondent running a task under one engine: the navigators open (the task and the sections entered),
 /// the step on screen, and the result as the engine builds it. The navigation itself is in
 /// `SageResearchNavigator.swift` and `SageAssessmentNavigator.swift`.
@@ -275,12 +295,7 @@ final class SageSession: SurveySession {
     /// Changes the result of the step on screen, the last of its navigator's history (or the one kept out of
     /// it).
     func updateLiveEntry(of step: Int, _ change: (inout SageResultEntry) -> Void) {
-        if open[level].detached?.step == step {
-            change(&open[level].detached!)
-            return
-        }
-        guard let position = open[level].result.stepHistory.lastIndex(where: { $0.step == step }) else { return }
-        change(&open[level].result.stepHistory[position])
+        open[level].updateLiveEntry(of: step, change)
     }
 
     /// The live result of the step on screen.
@@ -409,8 +424,7 @@ final class SageSession: SurveySession {
     /// Puts a step on screen.
     func show(_ index: Int) {
         current = index
-        if open[level].detached?.step != index { open[level].detached = nil }
-        open[level].current = .step(index)
+        open[level].show(index)
         if let coverage, let question = coverage.layout.questionIndex(of: index) { coverage.recorder.question(question, shown: true) }
     }
 

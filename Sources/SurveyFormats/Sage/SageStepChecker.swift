@@ -46,9 +46,11 @@ final class SageStepChecker: StepChecker {
         if let current = session.current, !session.visible.contains(current) {
             findings.append(Finding(.engineError, "current-is-visible", "the step on screen '\(survey.steps[current].id)' is not on the path"))
         }
-        for navigator in session.open {
-            if let stray = Self.strayMarker(navigator.result) {
-                findings.append(Finding(.engineError, "path-within-history", "the path of '\(navigator.result.identifier)' names '\(stray)', which has no result"))
+        // By position: a navigator copied out of the list would retain and release each of its parts.
+        for depth in session.open.indices {
+            if let stray = Self.strayMarker(session.open[depth].result) {
+                findings.append(
+                    Finding(.engineError, "path-within-history", "the path of '\(session.open[depth].result.identifier)' names '\(stray)', which has no result"))
             }
         }
         if session.hasEnded, session.handedOver == nil, !session.engine.isKotlin {
