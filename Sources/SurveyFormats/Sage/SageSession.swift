@@ -265,7 +265,7 @@ final class SageSession: SurveySession {
                 // Checking the skip checkbox stores its value, JSON null by default (`SkipCheckboxInputItem`).
                 stored = value
             } else {
-                switch survey.fieldValues(value, for: survey.steps[index], today: settings.today) {
+                switch survey.fieldValues(value, forStepAt: index, today: settings.today) {
                 case .failure(let refusal): return refusal.outcome
                 case .success(let values):
                     fields = values
