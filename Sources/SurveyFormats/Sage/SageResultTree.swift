@@ -172,9 +172,10 @@ extension SageBranchResult {
         return Array(stepHistory[index...])
     }
 
-    /// `findResult(for:)` of SageResearch: the first result of the step.
+    /// `findResult(for:)` of SageResearch: the first result of the step. Found by position, so that only the
+    /// result found is copied, not each one passed over (asked whenever Done is worked out inside a section).
     func firstResult(_ identifier: String) -> SageResultEntry? {
-        stepHistory.first { $0.identifier == identifier }
+        stepHistory.firstIndex { $0.identifier == identifier }.map { stepHistory[$0] }
     }
 
     /// The `skipToIdentifier` of the step's first result, read without copying the result.
@@ -184,7 +185,7 @@ extension SageBranchResult {
     }
 
     func hasResult(_ identifier: String) -> Bool {
-        stepHistory.contains { $0.identifier == identifier }
+        stepHistory.firstIndex { $0.identifier == identifier } != nil
     }
 
     /// The identifiers of the path the engine walks back along: `nodePath` / `path` when it has any, else
