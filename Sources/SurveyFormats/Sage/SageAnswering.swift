@@ -6,19 +6,21 @@ import SurveyCore
 /// exclusive choice picked with others is refused (the UI cannot enter it); a value out of range, too long
 /// or not matching the text validator fails the engine's own validation, with its error's name.
 extension SageSurvey {
-    /// The step's answer split into its fields' values, or why the value does not fit.
-    func fieldValues(_ value: JSONValue, for step: Sage.Step, today: CalendarDate) -> Result<SageFieldValues, SageRefusal> {
-        if step.fields.count == 1, !step.answerIsObject {
-            return check(value, field: step.fields[0], today: today).map { SageFieldValues(only: value) }
+    /// The answer to the step at `index` split into its fields' values, or why the value does not fit. The
+    /// step's parts are read in place (asked at every answer; a copy of the step would retain each).
+    func fieldValues(_ value: JSONValue, forStepAt index: Int, today: CalendarDate) -> Result<SageFieldValues, SageRefusal> {
+        let fields = steps[index].fields
+        if fields.count == 1, !steps[index].answerIsObject {
+            return check(value, field: fields[0], today: today).map { SageFieldValues(only: value) }
         }
         guard let object = value.objectValue else {
-            let names = step.fields.map(\.id).joined(separator: ", ")
-            return .failure(.rejected("'\(step.id)' has several inputs (\(names)); expected an object of their values, e.g. {\"\(step.fields.first?.id ?? "field")\": …}"))
+            let names = fields.map(\.id).joined(separator: ", ")
+            return .failure(.rejected("'\(steps[index].id)' has several inputs (\(names)); expected an object of their values, e.g. {\"\(fields.first?.id ?? "field")\": …}"))
         }
         var values: [String: JSONValue] = [:]
         for (key, part) in object.sorted(by: { $0.key < $1.key }) {
-            guard let field = step.fields.first(where: { $0.id == key }) else {
-                return .failure(.doesNotFit("'\(step.id)' has no input '\(key)'\(Spelling.suggestion(for: key, in: step.fields.map(\.id)))"))
+            guard let field = fields.first(where: { $0.id == key }) else {
+                return .failure(.doesNotFit("'\(steps[index].id)' has no input '\(key)'\(Spelling.suggestion(for: key, in: fields.map(\.id)))"))
             }
             if part == .null { continue }
             if case .failure(let refusal) = check(part, field: field, today: today) { return .failure(refusal) }

@@ -138,14 +138,15 @@ extension SageSession {
     /// (`SurveyRuleNavigation`): no answer result gives the skip action's target; otherwise exactly one
     /// matching rule jumps (an array: two rules to one target cancel).
     private func evaluateSurveyRules(_ index: Int, result: SageBranchResult, record: Bool) -> String? {
-        let step = survey.steps[index]
-        let skipToIfNil = step.buttons.skip.flatMap { $0.isNavigation ? $0.target : nil }
+        // The step's parts are read in place (a copy of the step would retain and release each of them).
+        let fields = survey.steps[index].fields
+        let skipToIfNil = survey.steps[index].buttons.skip.flatMap { $0.isNavigation ? $0.target : nil }
         var targets: [String] = []
         var matchedRules: [Int] = []
         var allNil = true
         var answers: [Int: SageFoundAnswer] = [:]
         if survey.generation == .legacy {
-            for (position, field) in step.fields.enumerated() {
+            for (position, field) in fields.enumerated() {
                 let found = result.findAnswer(field.id, fromEnd: engine.readsLatestAnswer)
                 answers[position] = found
                 if found.value != nil && found.value != .null { allNil = false }
@@ -154,19 +155,19 @@ extension SageSession {
                 }
             }
         } else {
-            let found = result.findAnswer(step.name, fromEnd: engine.readsLatestAnswer)
+            let found = result.findAnswer(survey.steps[index].name, fromEnd: engine.readsLatestAnswer)
             guard found != .notFound else {
                 if record, let skipToIfNil { events.append(TraceEvent("no_answer_result", detail: .object(["to": .string(skipToIfNil)]))) }
                 return skipToIfNil
             }
             answers[0] = found
             if record, index == current, let live = liveEntry(of: index), live.wrapping != .transient {
-                noteStaleAnswer(step.id, read: found.value, onScreen: live.value)
+                noteStaleAnswer(survey.steps[index].id, read: found.value, onScreen: live.value)
             }
         }
-        for (position, rule) in step.rules.enumerated() {
-            let field = step.fields.indices.contains(rule.field) ? step.fields[rule.field] : nil
-            let matched = rule.matches(answers[rule.field] ?? .notFound, field: field, answerIsObject: step.answerIsObject, engine: engine)
+        for (position, rule) in survey.steps[index].rules.enumerated() {
+            let field = fields.indices.contains(rule.field) ? fields[rule.field] : nil
+            let matched = rule.matches(answers[rule.field] ?? .notFound, field: field, answerIsObject: survey.steps[index].answerIsObject, engine: engine)
             if record { coverage.map { $0.layout.recordRule(index, position, matched: matched, $0.recorder) } }
             guard matched, let target = rule.target(assessment: false) else { continue }
             targets.append(target)
@@ -242,16 +243,17 @@ extension SageSession {
     /// fresh one; from 3.4.92 a step that is not the last result gets one. A question's answer (a form's
     /// input results) is pre-filled from the cache of results that left the path.
     func loadStep(_ index: Int) {
-        let step = survey.steps[index]
-        // Read in place: a copy of the result held while appending to it would copy its history.
-        let needsResult =
-            engine.keepsHistory ? open[level].result.stepHistory.last?.identifier != step.name : !open[level].result.hasResult(step.name)
+        // Read in place: a copy of the result held while appending to it would copy its history, and a copy
+        // of the step would retain and release each of its parts.
+        let name = survey.steps[index].name
+        let needsResult = engine.keepsHistory ? open[level].result.stepHistory.last?.identifier != name : !open[level].result.hasResult(name)
         if needsResult { open[level].result.append(freshEntry(for: index), engine: engine) }
-        guard step.kind == .question, let previous = open[level].cache.last(where: { $0.identifier == step.name }) else { return }
+        guard survey.steps[index].kind == .question, let previous = open[level].cache.last(where: { $0.identifier == name }) else { return }
         var entry = freshEntry(for: index)
         if survey.generation == .legacy {
             guard case .collection = previous.kind else { return }
-            entry.inputs = previous.inputs.filter { input in step.fields.contains { $0.id == input.field } }
+            let fields = survey.steps[index].fields
+            entry.inputs = previous.inputs.filter { input in fields.contains { $0.id == input.field } }
             guard !entry.inputs.isEmpty else { return }
         } else {
             // `previousResult as? AnswerResult`: a result the skip button wrapped is not one.

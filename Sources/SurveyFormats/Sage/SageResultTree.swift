@@ -18,6 +18,9 @@ struct SageBranchResult: Sendable {
         self.identifier = identifier
         self.section = section
         self.start = start
+        // Room for a task's first steps at once, rather than a copy of the list at each doubling from one.
+        stepHistory.reserveCapacity(8)
+        path.reserveCapacity(8)
     }
 }
 
@@ -134,7 +137,8 @@ extension SageBranchResult {
     /// replaced, and the path gains the step unless it already ends with it.
     mutating func append(_ entry: SageResultEntry, engine: SageEngine, direction: String = "forward") {
         if engine.keepsHistory {
-            if let last = stepHistory.last, last.identifier == entry.identifier { stepHistory.removeLast() }
+            // The last result's identifier read in place, not the result copied out.
+            if let end = stepHistory.indices.last, stepHistory[end].identifier == entry.identifier { stepHistory.removeLast() }
         } else if let index = stepHistory.firstIndex(where: { $0.identifier == entry.identifier }) {
             stepHistory.remove(at: index)
         }
@@ -168,9 +172,10 @@ extension SageBranchResult {
         return Array(stepHistory[index...])
     }
 
-    /// `findResult(for:)` of SageResearch: the first result of the step.
+    /// `findResult(for:)` of SageResearch: the first result of the step. Found by position, so that only the
+    /// result found is copied, not each one passed over (asked whenever Done is worked out inside a section).
     func firstResult(_ identifier: String) -> SageResultEntry? {
-        stepHistory.first { $0.identifier == identifier }
+        stepHistory.firstIndex { $0.identifier == identifier }.map { stepHistory[$0] }
     }
 
     /// The `skipToIdentifier` of the step's first result, read without copying the result.
@@ -180,7 +185,7 @@ extension SageBranchResult {
     }
 
     func hasResult(_ identifier: String) -> Bool {
-        stepHistory.contains { $0.identifier == identifier }
+        stepHistory.firstIndex { $0.identifier == identifier } != nil
     }
 
     /// The identifiers of the path the engine walks back along: `nodePath` / `path` when it has any, else

@@ -16,6 +16,26 @@ struct SageNavigatorState: Sendable {
     var instance: Int
 }
 
+extension SageNavigatorState {
+    /// Changes the live result of the step on screen: the one kept out of the history, else its last one in
+    /// it. Done through one access to the navigator: read from the session's list, the navigator would be
+    /// copied whole (each of its parts retained and released) at every answer and move.
+    mutating func updateLiveEntry(of step: Int, _ change: (inout SageResultEntry) -> Void) {
+        if detached?.step == step {
+            change(&detached!)
+            return
+        }
+        guard let position = result.stepHistory.lastIndex(where: { $0.step == step }) else { return }
+        change(&result.stepHistory[position])
+    }
+
+    /// Puts a step on screen in this navigator (a result kept out of the history is the step's own only).
+    mutating func show(_ index: Int) {
+        if detached?.step != index { detached = nil }
+        current = .step(index)
+    }
+}
+
 /// A respondent running a task under one engine: the navigators open (the task and the sections entered),
 /// the step on screen, and the result as the engine builds it. The navigation itself is in
 /// `SageResearchNavigator.swift` and `SageAssessmentNavigator.swift`.
@@ -48,9 +68,11 @@ final class SageSession: SurveySession {
     @exclusivity(unchecked) var events: [TraceEvent] = []
     /// The rule whose target no navigator had, for the step checker.
     @exclusivity(unchecked) private(set) var unknownTarget: (step: Int, target: String)?
-    /// The steps on the path and their fingerprint, and whether Done shows, worked out when first asked for
-    /// after an action (sessions that only move, as the step checker's shadows, never ask for the path).
-    @exclusivity(unchecked) private var pathCache: (steps: [Int], fingerprint: UInt64)?
+    /// The path as walks read it, and whether Done shows, each worked out when first asked for after an
+    /// action (sessions that only move, as the step checker's shadows, never ask for the path).
+    @exclusivity(unchecked) private var pathCache: SagePathView?
+    /// How many times the path was worked out (work counted, for tests).
+    @exclusivity(unchecked) private(set) var pathsWorkedOut = 0
     @exclusivity(unchecked) private var submittableCache: Bool?
 
     /// How the task ended.
@@ -97,6 +119,7 @@ final class SageSession: SurveySession {
         events = other.events
         unknownTarget = other.unknownTarget
         pathCache = other.pathCache
+        pathsWorkedOut = other.pathsWorkedOut
         submittableCache = other.submittableCache
     }
 
@@ -122,7 +145,7 @@ final class SageSession: SurveySession {
 
     func visibleQuestionIndex(at position: Int) -> Int { visible[position] }
 
-    var currentVisiblePosition: Int? { current == nil ? nil : visible.lastIndex(of: current!) }
+    var currentVisiblePosition: Int? { path.currentPosition }
 
     /// A hash of the steps on the path, in order.
     var visibleFingerprint: UInt64 { path.fingerprint }
@@ -231,16 +254,18 @@ final class SageSession: SurveySession {
 
     /// Enters an answer (nil: clears it) into the step's live result.
     private func answer(_ index: Int, _ value: JSONValue?) -> Outcome {
-        let step = survey.steps[index]
-        guard step.kind == .question else { return .rejected("'\(step.id)' is a \(step.type) step: it takes no answer") }
+        // The step's parts are read in place, at every answer: a copy of the step would retain and release each.
+        guard survey.steps[index].kind == .question else {
+            return .rejected("'\(survey.steps[index].id)' is a \(survey.steps[index].type) step: it takes no answer")
+        }
         var stored: JSONValue? = nil
         var fields = SageFieldValues.none
         if let value {
-            if let checkbox = step.skipCheckbox, value == checkbox {
+            if let checkbox = survey.steps[index].skipCheckbox, value == checkbox {
                 // Checking the skip checkbox stores its value, JSON null by default (`SkipCheckboxInputItem`).
                 stored = value
             } else {
-                switch survey.fieldValues(value, for: step, today: settings.today) {
+                switch survey.fieldValues(value, forStepAt: index, today: settings.today) {
                 case .failure(let refusal): return refusal.outcome
                 case .success(let values):
                     fields = values
@@ -252,7 +277,7 @@ final class SageSession: SurveySession {
             if survey.generation == .legacy {
                 // Each field changed moves its input result to the end (`appendInputResults(with:)`); a field
                 // no longer answered keeps a result without a value.
-                for field in step.fields {
+                for field in survey.steps[index].fields {
                     let new = fields.value(of: field)
                     let old = entry.inputs.first { $0.field == field.id }
                     guard old == nil ? new != nil : old!.value != new else { continue }
@@ -270,12 +295,7 @@ final class SageSession: SurveySession {
     /// Changes the result of the step on screen, the last of its navigator's history (or the one kept out of
     /// it).
     func updateLiveEntry(of step: Int, _ change: (inout SageResultEntry) -> Void) {
-        if open[level].detached?.step == step {
-            change(&open[level].detached!)
-            return
-        }
-        guard let position = open[level].result.stepHistory.lastIndex(where: { $0.step == step }) else { return }
-        change(&open[level].result.stepHistory[position])
+        open[level].updateLiveEntry(of: step, change)
     }
 
     /// The live result of the step on screen.
@@ -388,14 +408,13 @@ final class SageSession: SurveySession {
 
     /// A step's fresh result (`instantiateStepResult()`), stamped now.
     func freshEntry(for index: Int) -> SageResultEntry {
-        let step = survey.steps[index]
         let kind: SageResultEntry.Kind =
-            switch (step.kind, survey.generation) {
+            switch (survey.steps[index].kind, survey.generation) {
             case (.display, _): .base
             case (.question, .legacy): .collection
             case (.question, _): .answer
             }
-        var entry = SageResultEntry(identifier: step.name, step: index, kind: kind, start: now)
+        var entry = SageResultEntry(identifier: survey.steps[index].name, step: index, kind: kind, start: now)
         // Results up to SageResearch 4.3 (its own, and JsonModel 1.2–1.3's) start with `endDate = Date()`;
         // JsonModel's from 1.4 have no end date until the step is left.
         if engine.resultStyle != .jsonModel { entry.end = now }
@@ -405,8 +424,7 @@ final class SageSession: SurveySession {
     /// Puts a step on screen.
     func show(_ index: Int) {
         current = index
-        if open[level].detached?.step != index { open[level].detached = nil }
-        open[level].current = .step(index)
+        open[level].show(index)
         if let coverage, let question = coverage.layout.questionIndex(of: index) { coverage.recorder.question(question, shown: true) }
     }
 
@@ -444,38 +462,56 @@ final class SageSession: SurveySession {
     // MARK: the path
 
     /// The steps on the path, oldest first, ending with the step on screen: the path record of each open
-    /// navigator, a section in it standing for the steps of its result's path.
-    private var path: (steps: [Int], fingerprint: UInt64) {
+    /// navigator, a section in it standing for the steps of its result's path. Worked out once after an
+    /// action, with the fingerprint and the place of the step on screen that walks read at every step.
+    private var path: SagePathView {
         if let pathCache { return pathCache }
+        pathsWorkedOut += 1
         var steps: [Int] = []
-        var walked = [Bool](repeating: false, count: open.count)
-        func walk(_ result: SageBranchResult, depth: Int) {
-            if depth < open.count { walked[depth] = true }
-            if engine.isAssessmentModel {
-                for node in pathOf(result) { visit(node, of: result, depth: depth) }
-            } else {
-                // SageResearch's path is its record as it stands: read in place, no list of it made.
-                result.forEachPathNode { visit($0, of: result, depth: depth) }
-            }
-        }
-        func visit(_ node: SageSurvey.Node, of result: SageBranchResult, depth: Int) {
-            switch node {
-            case .step(let index): steps.append(index)
-            case .section(let index):
-                if depth + 1 < open.count, open[depth + 1].section == index {
-                    walk(open[depth + 1].result, depth: depth + 1)
-                } else if let entry = result.stepHistory.last(where: { $0.identifier == survey.sections[index].name }), let branch = resolved(entry) {
-                    walk(branch, depth: open.count)
-                }
-            }
-        }
+        steps.reserveCapacity(16)
+        // Which open navigators a section of a path already walked; one navigator needs no list.
+        var walked = open.count > 1 ? [Bool](repeating: false, count: open.count) : []
         // A section still running is in its parent's path only once it ends (SageResearch appends its
         // result then): its steps follow the parent's path.
-        for depth in open.indices where !walked[depth] { walk(open[depth].result, depth: depth) }
+        for depth in open.indices where walked.isEmpty || !walked[depth] {
+            appendPath(of: open[depth].result, depth: depth, to: &steps, walked: &walked)
+        }
         if let current, steps.last != current { steps.append(current) }
-        let made = (steps, steps.reduce(0x5A6E_5041_7468) { StableHash.mix($0 ^ UInt64($1)) })
+        var fingerprint: UInt64 = 0x5A6E_5041_7468
+        for step in steps { fingerprint = StableHash.mix(fingerprint ^ UInt64(step)) }
+        let made = SagePathView(steps: steps, fingerprint: fingerprint, currentPosition: current.flatMap { steps.lastIndex(of: $0) })
         pathCache = made
         return made
+    }
+
+    /// Appends the steps of a result's path, in order. Methods passing the list along rather than nested
+    /// functions capturing it: a captured variable is boxed and each access to it checked for exclusivity.
+    private func appendPath(of result: SageBranchResult, depth: Int, to steps: inout [Int], walked: inout [Bool]) {
+        if depth < walked.count { walked[depth] = true }
+        if engine.isAssessmentModel {
+            for node in pathOf(result) { appendPath(node, of: result, depth: depth, to: &steps, walked: &walked) }
+        } else if result.path.isEmpty {
+            // SageResearch's path is its record as it stands (`forEachPathNode`): read in place, no list made.
+            for position in result.stepHistory.indices {
+                appendPath(result.stepHistory[position].node, of: result, depth: depth, to: &steps, walked: &walked)
+            }
+        } else {
+            for position in result.path.indices {
+                appendPath(result.path[position].node, of: result, depth: depth, to: &steps, walked: &walked)
+            }
+        }
+    }
+
+    private func appendPath(_ node: SageSurvey.Node, of result: SageBranchResult, depth: Int, to steps: inout [Int], walked: inout [Bool]) {
+        switch node {
+        case .step(let index): steps.append(index)
+        case .section(let index):
+            if depth + 1 < open.count, open[depth + 1].section == index {
+                appendPath(of: open[depth + 1].result, depth: depth + 1, to: &steps, walked: &walked)
+            } else if let entry = result.stepHistory.last(where: { $0.identifier == survey.sections[index].name }), let branch = resolved(entry) {
+                appendPath(of: branch, depth: open.count, to: &steps, walked: &walked)
+            }
+        }
     }
 
     /// The nodes of a result's path as the engine walks back along it: SageResearch's path record (or
@@ -491,6 +527,16 @@ final class SageSession: SurveySession {
         }
         return nodes
     }
+}
+
+/// A session's path as walks read it after each action.
+struct SagePathView {
+    /// The steps on the path, oldest first.
+    var steps: [Int]
+    /// A hash of them, in order.
+    var fingerprint: UInt64
+    /// The last place of the step on screen in them.
+    var currentPosition: Int?
 }
 
 extension Action {

@@ -19,11 +19,13 @@ final class SageShadowTree: StepCheckerSource {
         let action: Action?
         /// How many actions its path has.
         let depth: Int
-        var children: [Node] = []
+        // A tree is one walker's, used by one thread at a time: no dynamic exclusivity checks on its nodes,
+        // read by every compared release at every step a walk takes in the tree.
+        @exclusivity(unchecked) var children: [Node] = []
         /// By release (in `engines`' order): what it shows after the path; nil where no walk needed it.
-        var sights: [SageStepChecker.Sight?]
+        @exclusivity(unchecked) var sights: [SageStepChecker.Sight?]
         /// By release: its session after the path, never changed (copied before it goes on).
-        var sessions: [SageSession?]
+        @exclusivity(unchecked) var sessions: [SageSession?]
 
         init(action: Action?, depth: Int, releases: Int) {
             self.action = action

@@ -9,15 +9,17 @@ final class SageStepChecker: StepChecker {
     private let survey: SageSurvey
     /// What the other releases show after each path, shared with the checkers of the walker's other walks.
     private let tree: SageShadowTree
+    // A checker is one walk's, used by one thread at a time: Swift's dynamic exclusivity checks on its state,
+    // paid at every step for each release compared, are not needed.
     /// The walk's actions so far.
-    private var path: [Action] = []
+    @exclusivity(unchecked) private var path: [Action] = []
     /// Where the walk's path is in the tree; nil once it left it (the tree was full).
-    private var node: SageShadowTree.Node?
+    @exclusivity(unchecked) private var node: SageShadowTree.Node?
     /// By release: whether it is still compared (it showed what this session did at every step so far).
-    private var compared: [Bool] = []
+    @exclusivity(unchecked) private var compared: [Bool] = []
     /// By release: its session after the walk's path, once the walk left the tree.
-    private var live: [SageSession?] = []
-    private var reportedDifferences: Set<String> = []
+    @exclusivity(unchecked) private var live: [SageSession?] = []
+    @exclusivity(unchecked) private var reportedDifferences: Set<String> = []
 
     /// A checker of its own (one walk's; a walker's checkers share a tree: `SageSurvey.makeStepCheckerSource()`).
     convenience init(survey: SageSurvey) {
@@ -46,9 +48,11 @@ final class SageStepChecker: StepChecker {
         if let current = session.current, !session.visible.contains(current) {
             findings.append(Finding(.engineError, "current-is-visible", "the step on screen '\(survey.steps[current].id)' is not on the path"))
         }
-        for navigator in session.open {
-            if let stray = Self.strayMarker(navigator.result) {
-                findings.append(Finding(.engineError, "path-within-history", "the path of '\(navigator.result.identifier)' names '\(stray)', which has no result"))
+        // By position: a navigator copied out of the list would retain and release each of its parts.
+        for depth in session.open.indices {
+            if let stray = Self.strayMarker(session.open[depth].result) {
+                findings.append(
+                    Finding(.engineError, "path-within-history", "the path of '\(session.open[depth].result.identifier)' names '\(stray)', which has no result"))
             }
         }
         if session.hasEnded, session.handedOver == nil, !session.engine.isKotlin {
