@@ -61,14 +61,15 @@ final class FHIRStepChecker: StepChecker {
             for entry in items {
                 let object = entry.objectValue ?? [:]
                 let linkId = object["linkId"]?.stringValue ?? ""
-                if object["answer"] != nil, object["item"] != nil {
+                let (answers, nested) = (object["answer"], object["item"])
+                if answers != nil, nested != nil {
                     findings.append(Finding(.engineError, "qrs-1", "the response item '\(linkId)' has both answer and item", question: linkId))
                 }
-                if survey.item(linkId)?.type == .group, (object["item"]?.arrayValue ?? []).isEmpty {
+                if survey.itemByLinkId[linkId].map({ survey.items[$0].type }) == .group, (nested?.arrayValue ?? []).isEmpty {
                     findings.append(Finding(.engineError, "no-empty-groups", "the response holds the group '\(linkId)' with no items", question: linkId))
                 }
-                visit(object["item"]?.arrayValue ?? [])
-                for answer in object["answer"]?.arrayValue ?? [] { visit(answer.objectValue?["item"]?.arrayValue ?? []) }
+                visit(nested?.arrayValue ?? [])
+                for answer in answers?.arrayValue ?? [] { visit(answer.objectValue?["item"]?.arrayValue ?? []) }
             }
         }
         visit(response.objectValue?["item"]?.arrayValue ?? [])
