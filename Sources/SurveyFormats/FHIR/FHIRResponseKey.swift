@@ -34,6 +34,7 @@ struct FHIRResponseKey: Hashable, Sendable {
         shape.append(words.0)
         shape.append(words.1)
         digest = StableHash.mix(StableHash.mix(digest ^ words.0) ^ words.1)
+        guard !answers.isEmpty else { return }
         values.append(contentsOf: answers)
         for hash in hashes ?? answers.map({ StableHash.of($0.json) }) { digest = StableHash.mix(digest ^ hash) }  // the type is compared, not hashed
     }
@@ -63,7 +64,8 @@ extension FHIRSession {
             let info = state.slots[Int(slot)]
             key.append(
                 item: instances.item(slot), parent: instances.parent(slot).map { Int(position[Int($0)]) } ?? -1,
-                answerIndex: instances.answerIndex(slot), answers: state.values[info.answer], hashes: state.values.hashes(info.answer),
+                answerIndex: instances.answerIndex(slot), answers: info.isAnswered ? state.values[info.answer] : [],
+                hashes: info.isAnswered ? state.values.hashes(info.answer) : [],
                 enabled: info.flags.contains(.enabled), withheld: info.flags.contains(.withheld))
         }
         return key
