@@ -23,7 +23,8 @@ final class FHIRStepChecker: StepChecker {
             findings.append(
                 Finding(.hazard, "enablement-unsettled", "enableWhen conditions form a cycle with no fixpoint: the enablement of '\(first ?? "?")' keeps changing", question: first))
         }
-        if session.currentVisiblePosition == nil, let current = session.currentQuestion {
+        // The focus's position on the page is nil exactly when it is not shown: asked directly, not counted.
+        if let current = session.currentQuestion, !session.isShown(session.state.focus) {
             findings.append(Finding(.engineError, "focus-is-visible", "the focus '\(current)' is not on screen"))
         }
         if action == .submit, result.outcome == .ok {
