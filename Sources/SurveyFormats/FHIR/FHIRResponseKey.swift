@@ -35,7 +35,7 @@ struct FHIRResponseKey: Hashable, Sendable {
         shape.append(words.1)
         digest = StableHash.mix(StableHash.mix(digest ^ words.0) ^ words.1)
         guard !answers.isEmpty else { return }
-        values.append(contentsOf: answers)
+        for answer in answers { values.append(answer) }  // one or two: `append(contentsOf:)` costs more than copying them
         for hash in hashes ?? answers.map({ StableHash.of($0.json) }) { digest = StableHash.mix(digest ^ hash) }  // the type is compared, not hashed
     }
 
