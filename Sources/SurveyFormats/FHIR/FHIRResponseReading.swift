@@ -104,13 +104,14 @@ struct FHIRResponseReader {
         let id = prefix + item.id
         var values: [JSONValue] = []
         var nestedLists: [(number: Int, items: [JSONCursor])] = []
+        // Worked out once for all the answers (a choice item's from its options).
+        let types = item.answerTypes
         for answer in try object["answer"].map({ cursor throws(InputError) in try cursor.array(for: "\"answer\"") }) ?? [] {
             let answerObject = try answer.object(for: "an answer")
             guard let value = FHIRValues.members(answerObject, prefix: "value").first else {
                 throw answer.error("the answer has no value[x]; expected valueBoolean, valueCoding, valueString…")
             }
             let json = value.cursor.node.plain
-            let types = item.answerTypes
             if !types.contains(value.type) {
                 let expected = types.map { "value" + $0.rawValue }.joined(separator: " or ")
                 try lose(answer, because: "\(value.key) on the \(item.type.rawValue) item '\(item.linkId)', whose answers are \(expected) (§A2): the session cannot take it")
