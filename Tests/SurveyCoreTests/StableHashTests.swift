@@ -22,6 +22,26 @@ import Testing
         #expect(StableHash.of(Action.submit) == StableHash.mix(6))
     }
 
+    @Test("a text hashes as FNV-1a over its UTF-8 bytes and a separator, whether read in place or byte by byte")
+    func textIsFNV() {
+        func reference(_ parts: [String]) -> UInt64 {
+            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+            for part in parts {
+                for byte in Array(part.utf8) + [0xFF] {
+                    hash ^= UInt64(byte)
+                    hash &*= 0x0000_0100_0000_01B3
+                }
+            }
+            return hash
+        }
+        for text in ["", "music", "trip#2/stop", "Grüße, 東京", String(repeating: "long id ", count: 40)] {
+            #expect(StableHash.of(text) == reference([text]), "\(text)")
+            #expect(StableHash.of([text, text]) == reference([text, text]), "\(text)")
+        }
+        // Pinned: the same on every machine and in every run.
+        #expect(StableHash.of("music") == reference(["music"]) && reference(["music"]) == 0xAF2F_A80E_2B72_90B1)
+    }
+
     @Test("actions that differ in kind, question or value hash apart")
     func differentActionsHashApart() {
         let actions: [Action] = [

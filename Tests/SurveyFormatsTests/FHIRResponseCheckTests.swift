@@ -41,6 +41,11 @@ struct FHIRResponseCheckTests {
                 continue
             }
             submits += 1
+            // The key hashes each answer as `StableHash.of` its JSON, kept or worked out (`FHIRAnswerValues.hashes`).
+            for slot in session.state.instances.order.elements where session.state.slots[Int(slot)].isAnswered {
+                let reference = session.state.slots[Int(slot)].answer
+                #expect(session.state.values.hashes(reference) == session.answers(slot).map { StableHash.of($0.json) }, "\(label) walk \(walk)")
+            }
             let findings = memoized.check(session, after: .submit, result: result)
             #expect(findings == direct.check(session, after: .submit, result: result), "\(label) walk \(walk)")
             let input = session.submittedInput
@@ -98,6 +103,28 @@ struct FHIRResponseCheckTests {
         let session = try #require(survey.makeSession(SessionSettings(today: testToday)) as? FHIRSession)
         session.play(.answer("a", 2), .submit)
         #expect(session.responseKey == nil)
+    }
+
+    @Test("an initial value, whose hash the opening keeps, keys a response as the same value given by an answer does")
+    func openingAnswersHashAsGivenOnes() throws {
+        let survey = try loadQuestionnaire(
+            questionnaireText([
+                fhirItem("unit", "string", #""initial": [{"valueString": "kg"}]"#),
+                fhirItem("code", "choice", #"\#(codingOptions(["a", "b"])), "initial": [{"valueCoding": {"system": "http://example.org/s", "code": "b", "display": "B"}}]"#),
+                fhirItem("weight", "decimal"),
+            ]))
+        let settings = SessionSettings(today: testToday)
+        let opened = try #require(survey.makeSession(settings) as? FHIRSession)
+        opened.play(.answer("weight", 70), .submit)
+        let retyped = try #require(survey.makeSession(settings) as? FHIRSession)
+        retyped.play(
+            .clear(question: "unit"), .clear(question: "code"), .answer("unit", "kg"), .answer("code", ["system": "http://example.org/s", "code": "b", "display": "B"]), .answer("weight", 70), .submit)
+        let (kept, given) = (try #require(opened.responseKey), try #require(retyped.responseKey))
+        #expect(kept == given)
+        #expect(kept.hashValue == given.hashValue)
+        let other = try #require(survey.makeSession(settings) as? FHIRSession)
+        other.play(.clear(question: "unit"), .answer("unit", "lb"), .answer("weight", 70), .submit)
+        #expect(try #require(other.responseKey) != kept)
     }
 
     @Test("every value type is written under value<Type>")

@@ -54,18 +54,9 @@ extension StableHash {
         }
     }
 
-    /// One text, as `of([text])` hashes it, without making a list of it (read from its bytes in place when
-    /// the string keeps them together, as native strings do).
+    /// One text, as `of([text])` hashes it: `of(_:)` under a label a string literal cannot take for a JSON
+    /// value or an action.
     static func of(text: String) -> UInt64 {
-        func fnv<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt64 {
-            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-            for byte in bytes {
-                hash ^= UInt64(byte)
-                hash &*= 0x0000_0100_0000_01B3
-            }
-            hash ^= 0xFF
-            return hash &* 0x0000_0100_0000_01B3
-        }
-        return text.utf8.withContiguousStorageIfAvailable(fnv) ?? fnv(text.utf8)
+        of(text)
     }
 }

@@ -14,11 +14,16 @@ public enum StableHash {
         return hash
     }
 
+    /// FNV-1a over the text's UTF-8 bytes, then a separator: read in place when the string keeps them
+    /// together, as native strings do (stepping through `utf8` costs several times as much a byte).
     private static func add(_ part: String, to hash: inout UInt64) {
-        for byte in part.utf8 {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01B3
+        func add<Bytes: Sequence<UInt8>>(_ bytes: Bytes) {
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash &*= 0x0000_0100_0000_01B3
+            }
         }
+        if part.utf8.withContiguousStorageIfAvailable(add) == nil { add(part.utf8) }
         hash ^= 0xFF
         hash &*= 0x0000_0100_0000_01B3
     }
@@ -33,7 +38,12 @@ public enum StableHash {
     /// A session's `viewFingerprint`: its visible list's fingerprint, the current question's position in
     /// that list (nil when none is current) and whether Submit can be tapped.
     public static func view(visible: UInt64, currentPosition: Int?, submittable: Bool) -> UInt64 {
-        let current = UInt64(bitPattern: Int64(currentPosition ?? -1))
-        return visible ^ mix(current ^ 0x5EED) ^ (submittable ? 0x5B5B_5B5B : 0)
+        view(visible: visible, currentPlace: UInt64(bitPattern: Int64(currentPosition ?? -1)), submittable: submittable)
+    }
+
+    /// The same with the current question's place as any number that tells places in one visible list apart
+    /// (its position, or a hash of its id, which a session may keep where the position would be counted).
+    public static func view(visible: UInt64, currentPlace: UInt64, submittable: Bool) -> UInt64 {
+        visible ^ mix(currentPlace ^ 0x5EED) ^ (submittable ? 0x5B5B_5B5B : 0)
     }
 }

@@ -170,6 +170,12 @@ public struct JSONNode: Sendable {
         return Array(string.utf8).withUnsafeBufferPointer(body)
     }
 
+    /// Whether `bytes` start with `prefix`, compared in place: a document made from a value (a response read
+    /// back) holds every key as a string of its own, and members are looked up by key at every item.
+    private static func utf8(_ bytes: UnsafeBufferPointer<UInt8>, hasPrefix prefix: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.count >= prefix.count && (prefix.isEmpty || memcmp(bytes.baseAddress!, prefix.baseAddress!, prefix.count) == 0)
+    }
+
     /// Whether a string node's bytes start with `prefix`.
     private func startsWith(_ prefix: UnsafeBufferPointer<UInt8>) -> Bool {
         let entry = entry
@@ -179,7 +185,7 @@ public struct JSONNode: Sendable {
             guard Int(entry.second) - start >= prefix.count else { return false }
             return prefix.isEmpty || document.file.bytes.withUnsafeBufferPointer { memcmp($0.baseAddress! + start, prefix.baseAddress!, prefix.count) == 0 }
         case .escapedString:
-            return document.strings[Int(entry.first)].utf8.starts(with: prefix)
+            return Self.withUTF8(of: document.strings[Int(entry.first)]) { Self.utf8($0, hasPrefix: prefix) }
         default:
             return false
         }
@@ -230,7 +236,7 @@ public struct JSONNode: Sendable {
                         // The length and first byte tell most keys apart without a call.
                         matches = count == wanted.count && (count == 0 || bytes[start] == wanted[0] && memcmp(bytes.baseAddress! + start, wanted.baseAddress!, count) == 0)
                     } else {
-                        matches = document.strings[Int(name.first)].utf8.elementsEqual(wanted)
+                        matches = Self.withUTF8(of: document.strings[Int(name.first)]) { $0.count == wanted.count && Self.utf8($0, hasPrefix: wanted) }
                     }
                     if matches { return child }
                     let valueEntry = entries[child + 1]

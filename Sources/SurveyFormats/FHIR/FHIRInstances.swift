@@ -337,6 +337,8 @@ struct FHIRInstances: Sendable {
     /// instances directly under an answer count as under it.
     func answerIndex(_ slot: Int32) -> Int? {
         let info = slots[Int(slot)]
+        // The root block's instances are under no answer (its template is `.root`), most of a form's.
+        guard info.block != 0 else { return nil }
         let block = blocks[Int(info.block)]
         guard plan.templates[Int(block.template)].parents[Int(slot - block.base)] < 0 else { return nil }
         return answerIndex(ofTopOf: info.block)

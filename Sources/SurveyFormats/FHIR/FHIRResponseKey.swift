@@ -27,8 +27,9 @@ struct FHIRResponseKey: Hashable, Sendable {
         shape.reserveCapacity(2 * instances)
     }
 
-    /// Appends the next instance in document order.
-    mutating func append(item: Int, parent: Int, answerIndex: Int?, answers: [FHIR.Value], enabled: Bool, withheld: Bool) {
+    /// Appends the next instance in document order; `hashes`, where known, holds `StableHash.of` each answer's
+    /// JSON (worked out here otherwise).
+    mutating func append(item: Int, parent: Int, answerIndex: Int?, answers: [FHIR.Value], hashes: [UInt64]? = nil, enabled: Bool, withheld: Bool) {
         let flags: UInt64 = (enabled ? 1 : 0) | (withheld ? 2 : 0)
         let words = (
             UInt64(UInt32(item)) << 32 | UInt64(UInt32(parent + 1)),
@@ -37,10 +38,9 @@ struct FHIRResponseKey: Hashable, Sendable {
         shape.append(words.0)
         shape.append(words.1)
         digest = StableHash.mix(StableHash.mix(digest ^ words.0) ^ words.1)
-        for answer in answers {
-            values.append(answer)
-            digest = StableHash.mix(digest ^ StableHash.of(answer.json))  // the type is compared, not hashed
-        }
+        guard !answers.isEmpty else { return }
+        for answer in answers { values.append(answer) }  // one or two: `append(contentsOf:)` costs more than copying them
+        for hash in hashes ?? answers.map({ StableHash.of($0.json) }) { digest = StableHash.mix(digest ^ hash) }  // the type is compared, not hashed
     }
 
     static func == (lhs: Self, rhs: Self) -> Bool {
@@ -65,11 +65,12 @@ extension FHIRSession {
         for slot in order {
             position[Int(slot)] = next
             next += 1
-            let flags = state.slots[Int(slot)].flags
+            let info = state.slots[Int(slot)]
             key.append(
                 item: instances.item(slot), parent: instances.parent(slot).map { Int(position[Int($0)]) } ?? -1,
-                answerIndex: instances.answerIndex(slot), answers: state.slots[Int(slot)].isAnswered ? answers(slot) : [],
-                enabled: flags.contains(.enabled), withheld: flags.contains(.withheld))
+                answerIndex: instances.answerIndex(slot), answers: info.isAnswered ? state.values[info.answer] : [],
+                hashes: info.isAnswered ? state.values.hashes(info.answer) : [],
+                enabled: info.flags.contains(.enabled), withheld: info.flags.contains(.withheld))
         }
         return key
     }

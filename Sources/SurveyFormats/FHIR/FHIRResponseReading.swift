@@ -48,7 +48,9 @@ struct FHIRResponseReader {
     /// Reads the response items of one level: those under the item `parent` (nil at the top level), among
     /// whose children (`FHIRResponsePlaces`) each is looked up; `prefix` starts the ids of their instances.
     mutating func read(_ list: [JSONCursor], parent: Int?, prefix: String) throws(InputError) {
-        var occurrences: [String: Int] = [:]
+        // How many siblings so far read each linkId, by its first candidate: a linkId has the same candidates
+        // wherever it stands under one parent, and two linkIds none in common.
+        var occurrences: [Int: Int] = [:]
         for entry in list {
             let object = try entry.object(for: "a response item")
             guard let linkId = object["linkId"]?.stringValue, !linkId.isEmpty else {
@@ -60,8 +62,8 @@ struct FHIRResponseReader {
                 try lose(object, because: missing(linkId, parent: parent))
                 continue
             }
-            let count = (occurrences[linkId] ?? 0) + 1
-            occurrences[linkId] = count
+            let count = (occurrences[first] ?? 0) + 1
+            occurrences[first] = count
             if survey.items[first].isRepeatingGroup {
                 try readGroup(object, item: first, prefix: "\(prefix)\(survey.items[first].id)#\(count)/")
                 continue
@@ -102,13 +104,14 @@ struct FHIRResponseReader {
         let id = prefix + item.id
         var values: [JSONValue] = []
         var nestedLists: [(number: Int, items: [JSONCursor])] = []
+        // Worked out once for all the answers (a choice item's from its options).
+        let types = item.answerTypes
         for answer in try object["answer"].map({ cursor throws(InputError) in try cursor.array(for: "\"answer\"") }) ?? [] {
             let answerObject = try answer.object(for: "an answer")
             guard let value = FHIRValues.members(answerObject, prefix: "value").first else {
                 throw answer.error("the answer has no value[x]; expected valueBoolean, valueCoding, valueString…")
             }
             let json = value.cursor.node.plain
-            let types = item.answerTypes
             if !types.contains(value.type) {
                 let expected = types.map { "value" + $0.rawValue }.joined(separator: " or ")
                 try lose(answer, because: "\(value.key) on the \(item.type.rawValue) item '\(item.linkId)', whose answers are \(expected) (§A2): the session cannot take it")

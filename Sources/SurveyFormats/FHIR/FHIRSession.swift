@@ -257,6 +257,17 @@ final class FHIRSession: SurveySession {
 
     var visibleFingerprint: UInt64 { isBlocked ? 0 : state.fingerprint }
 
+    /// `StableHash.view` with the focus's place on the page told by its id's hash, kept since it came on the
+    /// page, rather than by its position, counted through the page's order: on one page an instance has one
+    /// place, and a checked walk reads this after every step of the walk and of its replay. A blocked session
+    /// shows nothing, and its focus's position is counted as before.
+    var viewFingerprint: UInt64 {
+        if isBlocked { return StableHash.view(visible: 0, currentPosition: currentVisiblePosition, submittable: isSubmittable) }
+        let focusShown = !state.submitted && state.focus >= 0 && isShown(state.focus)
+        let place = focusShown ? state.arrivals[Int(state.focus)].idHash : UInt64(bitPattern: -1)
+        return StableHash.view(visible: state.fingerprint, currentPlace: place, submittable: isSubmittable)
+    }
+
     /// Adding and removing group instances, going back, and clearing an answered question.
     var otherActions: [Action] { (0..<otherActionCount).map(otherAction(at:)) }
 

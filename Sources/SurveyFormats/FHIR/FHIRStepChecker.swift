@@ -23,7 +23,8 @@ final class FHIRStepChecker: StepChecker {
             findings.append(
                 Finding(.hazard, "enablement-unsettled", "enableWhen conditions form a cycle with no fixpoint: the enablement of '\(first ?? "?")' keeps changing", question: first))
         }
-        if session.currentVisiblePosition == nil, let current = session.currentQuestion {
+        // The focus's position on the page is nil exactly when it is not shown: asked directly, not counted.
+        if let current = session.currentQuestion, !session.isShown(session.state.focus) {
             findings.append(Finding(.engineError, "focus-is-visible", "the focus '\(current)' is not on screen"))
         }
         if action == .submit, result.outcome == .ok {
@@ -61,14 +62,15 @@ final class FHIRStepChecker: StepChecker {
             for entry in items {
                 let object = entry.objectValue ?? [:]
                 let linkId = object["linkId"]?.stringValue ?? ""
-                if object["answer"] != nil, object["item"] != nil {
+                let (answers, nested) = (object["answer"], object["item"])
+                if answers != nil, nested != nil {
                     findings.append(Finding(.engineError, "qrs-1", "the response item '\(linkId)' has both answer and item", question: linkId))
                 }
-                if survey.item(linkId)?.type == .group, (object["item"]?.arrayValue ?? []).isEmpty {
+                if survey.itemByLinkId[linkId].map({ survey.items[$0].type }) == .group, (nested?.arrayValue ?? []).isEmpty {
                     findings.append(Finding(.engineError, "no-empty-groups", "the response holds the group '\(linkId)' with no items", question: linkId))
                 }
-                visit(object["item"]?.arrayValue ?? [])
-                for answer in object["answer"]?.arrayValue ?? [] { visit(answer.objectValue?["item"]?.arrayValue ?? []) }
+                visit(nested?.arrayValue ?? [])
+                for answer in answers?.arrayValue ?? [] { visit(answer.objectValue?["item"]?.arrayValue ?? []) }
             }
         }
         visit(response.objectValue?["item"]?.arrayValue ?? [])
