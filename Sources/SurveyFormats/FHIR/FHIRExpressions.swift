@@ -490,7 +490,9 @@ struct FHIRExpressions: Sendable {
     /// fhirpath.js and is empty in android-fhir (FHIRPathEngineHostServices.kt:28-33). A `population`
     /// evaluation (android-fhir's initialExpression) sees only the launch contexts. The response is built
     /// only for an expression that reads it (`FHIRExpressionProgram.Node.readsResponse`): one that reads
-    /// only variables and constants gives the same value without it.
+    /// only variables and constants gives the same value without it. One that reads top-level items by
+    /// linkId only reads the response cut to them (`FHIRResponseSlice`), and finds its result kept with it
+    /// when its variables are identical (`FHIRExpressionResults`; not while an observer counts `iif` branches).
     private func evaluate(_ index: Int, at position: Int?, _ evaluation: inout Evaluation, population: Bool = false) -> Result<FHIRPathCollection, FHIRPathError> {
         let node = program.nodes[index]
         guard let compiled = node.expression.compiled else { return .success([]) }
