@@ -62,12 +62,81 @@ struct FHIRResponseCheckTests {
         return (submits, byKey.count)
     }
 
+    /// The top-level items of these responses, as text: what the checker reads back once each.
+    private func distinctTopLevelItems(_ survey: FHIRSurvey, options: [String: String], walks: Int) -> Int {
+        let settings = SessionSettings(today: testToday, options: options)
+        var walker = Walker(survey: survey, settings: settings, maxSteps: 40, builtInProperties: false, properties: nil)
+        var items = Set<String>()
+        for walk in 0..<walks {
+            var stream = ChoiceStream(generator: SplitMix64(seed: SplitMix64.walkSeed(7, walk: walk)))
+            let outcome = walker.walk(&stream)
+            guard outcome.submitted, let session = survey.makeSession(settings) as? FHIRSession else { continue }
+            for action in outcome.actions { _ = session.perform(action) }
+            for item in session.payload?.objectValue?["item"]?.arrayValue ?? [] { items.insert(CanonicalJSON.compact(item)) }
+        }
+        return items.count
+    }
+
     @Test("the screener: walks that submit the same answers share a key, and one response a key", .requires(.corpus))
     func screener() throws {
         for options in [[:], ["engine": "android-fhir"]] {
-            let (submits, keys) = check(try FHIRCorpus.load("androidfhir-screener-questionnaire.json"), options: options, walks: 300, "screener \(options)")
+            let survey = try FHIRCorpus.load("androidfhir-screener-questionnaire.json")
+            let piecesBefore = survey.responsePieceChecks.computedCount
+            let (submits, keys) = check(survey, options: options, walks: 300, "screener \(options)")
             #expect(submits > 200 && keys < submits, "the walks repeat responses: \(keys) keys for \(submits) submits")
+            // A new key is read back top-level item by top-level item, each item read once: the pieces read
+            // are at most the distinct items written (and the items left out, which are not read).
+            let pieces = survey.responsePieceChecks.computedCount - piecesBefore
+            let items = distinctTopLevelItems(survey, options: options, walks: 300)
+            #expect(pieces < keys, "\(pieces) top-level items read for \(keys) new responses")
+            #expect(pieces >= items, "\(pieces) top-level items read for \(items) distinct ones written")
         }
+    }
+
+    @Test("reading a response's top-level items one by one, each after those reading as the same item, reads the response")
+    func topLevelItemsReadAsTheirList() throws {
+        let survey = try loadQuestionnaire(
+            questionnaireText([
+                fhirItem("visit", "group", #""repeats": true"#, items: [fhirItem("when", "date"), fhirItem("why", "string")]),
+                fhirItem("dup", "boolean"), fhirItem("dup", "boolean"),
+                fhirItem("once", "integer"),
+                fhirItem("many", "string", #""repeats": true"#),
+            ]))
+        func item(_ linkId: String?, _ body: String) -> String {
+            (linkId.map { #"{"linkId": "\#($0)", "#} ?? "{") + body + "}"
+        }
+        let items = [
+            item("visit", #""item": [{"linkId": "when", "answer": [{"valueDate": "2026-01-02"}]}]"#),
+            item("dup", #""answer": [{"valueBoolean": true}]"#),
+            item("once", #""answer": [{"valueInteger": 1}, {"valueInteger": 2}]"#),
+            item("visit", #""item": [{"linkId": "why", "answer": [{"valueString": "check"}]}, {"linkId": "nope", "answer": [{"valueString": "x"}]}]"#),
+            item("dup", #""answer": [{"valueBoolean": false}]"#),
+            item(nil, #""answer": [{"valueString": "no linkId"}]"#),
+            item("dup", #""answer": [{"valueString": "third, and a string"}]"#),
+            item("unknown", #""answer": [{"valueString": "u"}]"#),
+            item("once", #""answer": [{"valueInteger": 3}]"#),
+            item("many", #""answer": [{"valueString": "a"}, {"valueString": "b"}], "item": [{"linkId": "when"}]"#),
+            item("visit", #""answer": [{"valueString": "a group answered"}]"#),
+        ]
+        let text = #"{"resourceType": "QuestionnaireResponse", "status": "completed", "item": [\#(items.joined(separator: ", "))]}"#
+        let response = try JSONParser.parse(SourceFile(path: "r.json", text: text)).plain
+        let whole = survey.readBack(response: response, settings: SessionSettings())
+        #expect(!whole.unreadable && whole.problems.count >= 6 && whole.answered.count >= 5, "the response reads with problems: \(whole)")
+
+        var envelope = try #require(response.objectValue)
+        envelope["item"] = nil
+        var pieces = survey.readBack(response: .object(envelope), settings: SessionSettings())
+        let places = FHIRResponsePlaces(survey)
+        var counted: [Int: Int] = [:]
+        for entry in try #require(response.objectValue?["item"]?.arrayValue) {
+            let first = entry.objectValue?["linkId"]?.stringValue.flatMap { places.items($0, under: nil).first } ?? -1
+            pieces.append(survey.readBack(topLevel: entry, earlier: counted[first] ?? 0))
+            counted[first, default: 0] += 1
+        }
+        #expect(pieces.answered == whole.answered)
+        #expect(pieces.problems == whole.problems)
+        #expect(pieces.structure == whole.structure)
+        #expect(pieces.unreadable == whole.unreadable)
     }
 
     @Test("repeating questions with nested items, nested repeating groups, shared linkIds, a hidden group")

@@ -61,15 +61,21 @@ protocol FHIRResponseWriter: Sendable {
 /// `authored` is the scenario's day at midnight UTC.
 struct FHIRStandardResponse: FHIRResponseWriter {
     func response(of input: FHIRResponseInput) -> JSONValue {
-        var response: [String: JSONValue] = [
+        var response = envelope(of: input)
+        let items = children(of: nil, answer: nil, input)
+        if !items.isEmpty { response["item"] = .array(items) }
+        return .object(response)
+    }
+
+    /// The response's members but its items.
+    func envelope(of input: FHIRResponseInput) -> [String: JSONValue] {
+        var envelope: [String: JSONValue] = [
             "resourceType": "QuestionnaireResponse",
             "status": .string(input.unansweredRequired.isEmpty ? "completed" : "in-progress"),
             "authored": .string("\(input.today)T00:00:00Z"),
         ]
-        if let canonical = input.survey.canonical { response["questionnaire"] = .string(canonical) }
-        let items = children(of: nil, answer: nil, input)
-        if !items.isEmpty { response["item"] = .array(items) }
-        return .object(response)
+        if let canonical = input.survey.canonical { envelope["questionnaire"] = .string(canonical) }
+        return envelope
     }
 
     /// The response items of the instances directly under `parent` (the top level for nil), for one answer
@@ -86,7 +92,9 @@ struct FHIRStandardResponse: FHIRResponseWriter {
         return result
     }
 
-    private func item(at position: Int, _ input: FHIRResponseInput) -> JSONValue? {
+    /// The response item of the instance at `position` with everything under it, nil when it is left out. The
+    /// response's items are those of its top-level instances, in order.
+    func item(at position: Int, _ input: FHIRResponseInput) -> JSONValue? {
         let instance = input.tree.instances[position]
         let item = input.survey.items[instance.item]
         guard input.enablement[position] else { return nil }

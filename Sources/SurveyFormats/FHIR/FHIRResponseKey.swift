@@ -25,6 +25,7 @@ struct FHIRResponseKey: Hashable, Sendable {
         self.settings = settings
         self.isCut = isCut
         shape.reserveCapacity(2 * instances)
+        values.reserveCapacity(instances)
     }
 
     /// Appends the next instance in document order; `hashes`, where known, holds `StableHash.of` each answer's
@@ -57,7 +58,8 @@ extension FHIRSession {
     /// evaluation at Submit reads more than the key holds).
     var responseKey: FHIRResponseKey? {
         guard expressions == nil else { return nil }
-        let instances = state.instances
+        // The state's parts are read once, not through the session at every instance.
+        let (instances, slots, values) = (state.instances, state.slots, state.values)
         let order = instances.order.elements
         var key = FHIRResponseKey(settings: settings, instances: order.count)
         var position = [Int32](repeating: -1, count: instances.slotCount)
@@ -65,12 +67,30 @@ extension FHIRSession {
         for slot in order {
             position[Int(slot)] = next
             next += 1
-            let info = state.slots[Int(slot)]
+            let info = slots[Int(slot)]
             key.append(
                 item: instances.item(slot), parent: instances.parent(slot).map { Int(position[Int($0)]) } ?? -1,
-                answerIndex: instances.answerIndex(slot), answers: info.isAnswered ? state.values[info.answer] : [],
-                hashes: info.isAnswered ? state.values.hashes(info.answer) : [],
+                answerIndex: instances.answerIndex(slot), answers: info.isAnswered ? values[info.answer] : [],
+                hashes: info.isAnswered ? values.hashes(info.answer) : [],
                 enabled: info.flags.contains(.enabled), withheld: info.flags.contains(.withheld))
+        }
+        return key
+    }
+}
+
+extension FHIRResponseInput {
+    /// The key of everything the response item of the top-level instance at `position` is written from
+    /// (`FHIRStandardResponse.item(at:_:)`): for it and each instance under it, its item, where it hangs
+    /// within them, whether it is enabled and the answers that count. A cut key: positions are counted from
+    /// `position`, so the same instances key alike wherever the tree has them.
+    func key(ofTopLevel position: Int, settings: SessionSettings) -> FHIRResponseKey {
+        let end = tree.instances[position].end
+        var key = FHIRResponseKey(settings: settings, instances: end - position, isCut: true)
+        for index in position..<end {
+            let instance = tree.instances[index]
+            key.append(
+                item: instance.item, parent: instance.parent.map { $0 - position } ?? -1, answerIndex: instance.answerIndex,
+                answers: answers(at: index), enabled: enablement[index], withheld: false)
         }
         return key
     }

@@ -51,38 +51,53 @@ struct FHIRResponseReader {
         // How many siblings so far read each linkId, by its first candidate: a linkId has the same candidates
         // wherever it stands under one parent, and two linkIds none in common.
         var occurrences: [Int: Int] = [:]
-        for entry in list {
-            let object = try entry.object(for: "a response item")
-            guard let linkId = object["linkId"]?.stringValue, !linkId.isEmpty else {
-                try lose(object, because: "the response item has no linkId, which R4 requires (1..1), so the Questionnaire item it answers is unknown")
-                continue
-            }
-            let candidates = places.items(linkId, under: parent)
-            guard let first = candidates.first else {
-                try lose(object, because: missing(linkId, parent: parent))
-                continue
-            }
-            let count = (occurrences[first] ?? 0) + 1
-            occurrences[first] = count
-            if survey.items[first].isRepeatingGroup {
-                try readGroup(object, item: first, prefix: "\(prefix)\(survey.items[first].id)#\(count)/")
-                continue
-            }
-            guard count <= candidates.count else {
-                let item = survey.items[first]
-                let why =
-                    item.repeats
-                    ? "the response repeats the item '\(linkId)': a repeating question's answers go in one item (qrs-2), so this item \(count) is not reproduced"
-                    : "the response repeats '\(linkId)', which does not repeat (the Questionnaire has \(candidates.count) \(item.type.rawValue) item\(candidates.count == 1 ? "" : "s") '\(linkId)' here): the scenario cannot reproduce its item \(count)"
-                try lose(object, because: why)
-                continue
-            }
-            let index = candidates[count - 1]
-            if survey.items[index].type.takesAnswers {
-                try readQuestion(object, item: index, prefix: prefix)
-            } else {
-                try readGroup(object, item: index, prefix: prefix)
-            }
+        for entry in list { try read(entry, parent: parent, prefix: prefix, occurrences: &occurrences) }
+    }
+
+    /// Reads one top-level response item that follows `earlier` top-level items read as the same item (the
+    /// same first candidate). Reading a response's top-level items one by one this way, each with the number
+    /// of those before it, gives what reading their list gives: the list's reading carries nothing else from
+    /// one item to the next.
+    mutating func read(topLevel entry: JSONCursor, earlier: Int) throws(InputError) {
+        var occurrences: [Int: Int] = [:]
+        if earlier > 0, let linkId = entry.object?["linkId"]?.stringValue, let first = places.items(linkId, under: nil).first {
+            occurrences[first] = earlier
+        }
+        try read(entry, parent: nil, prefix: "", occurrences: &occurrences)
+    }
+
+    /// One response item among its siblings; `occurrences` counts the siblings read so far by first candidate.
+    private mutating func read(_ entry: JSONCursor, parent: Int?, prefix: String, occurrences: inout [Int: Int]) throws(InputError) {
+        let object = try entry.object(for: "a response item")
+        guard let linkId = object["linkId"]?.stringValue, !linkId.isEmpty else {
+            try lose(object, because: "the response item has no linkId, which R4 requires (1..1), so the Questionnaire item it answers is unknown")
+            return
+        }
+        let candidates = places.items(linkId, under: parent)
+        guard let first = candidates.first else {
+            try lose(object, because: missing(linkId, parent: parent))
+            return
+        }
+        let count = (occurrences[first] ?? 0) + 1
+        occurrences[first] = count
+        if survey.items[first].isRepeatingGroup {
+            try readGroup(object, item: first, prefix: "\(prefix)\(survey.items[first].id)#\(count)/")
+            return
+        }
+        guard count <= candidates.count else {
+            let item = survey.items[first]
+            let why =
+                item.repeats
+                ? "the response repeats the item '\(linkId)': a repeating question's answers go in one item (qrs-2), so this item \(count) is not reproduced"
+                : "the response repeats '\(linkId)', which does not repeat (the Questionnaire has \(candidates.count) \(item.type.rawValue) item\(candidates.count == 1 ? "" : "s") '\(linkId)' here): the scenario cannot reproduce its item \(count)"
+            try lose(object, because: why)
+            return
+        }
+        let index = candidates[count - 1]
+        if survey.items[index].type.takesAnswers {
+            try readQuestion(object, item: index, prefix: prefix)
+        } else {
+            try readGroup(object, item: index, prefix: prefix)
         }
     }
 

@@ -40,58 +40,70 @@ final class FHIRStepChecker: StepChecker {
     }
 
     /// The findings of the submitted response, worked out once per response key (a session with the key of
-    /// one checked before writes the same response and gets the same findings).
+    /// one checked before writes the same response and gets the same findings). A key checked for the first
+    /// time is read back top-level item by top-level item, each kept by what it is written from: walks write
+    /// the same items in many combinations (`piecewiseReadBack`).
     private func submittedResponseFindings(_ session: FHIRSession) -> [Finding] {
-        let check = { session.payload.map { self.responseFindings($0, session) } ?? [] }
-        guard memoizes, let key = session.responseKey else { return check() }
-        return survey.responseChecks.value(for: key, check)
+        guard memoizes, let key = session.responseKey, let writer = session.profile.response as? FHIRStandardResponse else {
+            guard let response = session.payload else { return [] }
+            let completed = response.objectValue?["status"]?.stringValue == "completed"
+            return findings(survey.readBack(response: response, settings: session.settings), completed: completed, session)
+        }
+        return survey.responseChecks.value(for: key) {
+            guard session.state.submitted else { return [] }
+            let input = session.submittedInput
+            let envelope = writer.envelope(of: input)
+            var readBack = survey.readBack(response: .object(envelope), settings: session.settings)
+            readBack.append(piecewiseReadBack(input, writer: writer, settings: session.settings))
+            return findings(readBack, completed: envelope["status"]?.stringValue == "completed", session)
+        }
     }
 
-    /// The structure rules of a response (§A2): no item with both answer and item (qrs-1), no empty group,
-    /// completed only when every enabled required item is answered; and read back as `import` reads it, every
-    /// answer placed (one item per repeating question, qrs-2, no repeat of what does not repeat) on an item
-    /// that is enabled.
-    private func responseFindings(_ response: JSONValue, _ session: FHIRSession) -> [Finding] {
+    /// The read-back of the response's items, each top-level item's kept by its key (`FHIRResponsePieceKey`):
+    /// reading them one by one, each after the count of those before it reading as the same item, gives what
+    /// reading their list gives.
+    private func piecewiseReadBack(_ input: FHIRResponseInput, writer: FHIRStandardResponse, settings: SessionSettings) -> FHIRReadBack {
+        let places = survey.responsePlaces.get { FHIRResponsePlaces(survey) }
+        var readBack = FHIRReadBack()
+        // The written top-level items so far, by the first item their linkId may be (as the reader counts them).
+        var counted: [Int: Int] = [:]
+        var position = 0
+        while position < input.tree.instances.count {
+            let instance = input.tree.instances[position]
+            let first = places.items(survey.items[instance.item].linkId, under: nil).first ?? -1
+            let earlier = counted[first] ?? 0
+            let key = FHIRResponsePieceKey(written: input.key(ofTopLevel: position, settings: settings), earlier: earlier)
+            let piece = survey.responsePieceChecks.value(for: key) { [survey] in
+                writer.item(at: position, input).map { survey.readBack(topLevel: $0, earlier: earlier) }
+            }
+            if let piece {
+                readBack.append(piece)
+                counted[first] = earlier + 1
+            }
+            position = instance.end
+        }
+        return readBack
+    }
+
+    /// The response rules of §A2 over what reading the response back found: completed only when every enabled
+    /// required item is answered; the structure rules; every answer readable as `import` reads it and placed
+    /// on an instance that is enabled.
+    private func findings(_ readBack: FHIRReadBack, completed: Bool, _ session: FHIRSession) -> [Finding] {
         var findings: [Finding] = []
         let input = session.submittedInput
-        let completed = response.objectValue?["status"]?.stringValue == "completed"
         if completed, let missing = input.unansweredRequired.first {
             findings.append(Finding(.engineError, "completed-has-required", "the response is completed though the required '\(missing)' is unanswered", question: missing))
         }
-        func visit(_ items: [JSONValue]) {
-            for entry in items {
-                let object = entry.objectValue ?? [:]
-                let linkId = object["linkId"]?.stringValue ?? ""
-                let (answers, nested) = (object["answer"], object["item"])
-                if answers != nil, nested != nil {
-                    findings.append(Finding(.engineError, "qrs-1", "the response item '\(linkId)' has both answer and item", question: linkId))
-                }
-                if survey.itemByLinkId[linkId].map({ survey.items[$0].type }) == .group, (nested?.arrayValue ?? []).isEmpty {
-                    findings.append(Finding(.engineError, "no-empty-groups", "the response holds the group '\(linkId)' with no items", question: linkId))
-                }
-                visit(nested?.arrayValue ?? [])
-                for answer in answers?.arrayValue ?? [] { visit(answer.objectValue?["item"]?.arrayValue ?? []) }
-            }
-        }
-        visit(response.objectValue?["item"]?.arrayValue ?? [])
-        guard let reading = survey.readBack(response, settings: session.settings) else {
+        findings += readBack.structure
+        guard !readBack.unreadable else {
             return findings + [Finding(.engineError, "response-readable", "the response cannot be read back as import reads it")]
         }
-        for problem in reading.problems {
-            findings.append(Finding(.engineError, "response-readable", "reading the response back: \(problem.message)"))
-        }
-        for answer in reading.answers {
-            if let position = input.tree.indexByID[answer.question], !input.enablement[position] {
-                findings.append(Finding(.engineError, "disabled-item-answered", "the response holds '\(answer.question)', which is disabled", question: answer.question))
+        findings += readBack.problems
+        for question in readBack.answered {
+            if let position = input.tree.indexByID[question], !input.enablement[position] {
+                findings.append(Finding(.engineError, "disabled-item-answered", "the response holds '\(question)', which is disabled", question: question))
             }
         }
         return findings
-    }
-}
-
-extension FHIRSurvey {
-    /// A response read as `import` reads it (nil: it cannot be), from the value itself rather than its text.
-    func readBack(_ response: JSONValue, settings: SessionSettings) -> PayloadReading? {
-        try? readPayload(JSONCursor(node: JSONDocument(response, path: "response").root), settings: settings)
     }
 }

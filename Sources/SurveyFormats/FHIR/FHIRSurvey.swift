@@ -156,6 +156,9 @@ public struct FHIRSurvey: Survey {
     /// What the step checker found in each submitted response it checked, by the response's key: many walks
     /// submit the same answers, and a response is read back once.
     let responseChecks = BoundedMemo<FHIRResponseKey, [Finding]>(capacity: 4096)
+    /// The read-back of each top-level response item the step checker read (nil: the instance writes none),
+    /// by what it is written from: responses new to `responseChecks` are mostly items read before.
+    let responsePieceChecks = BoundedMemo<FHIRResponsePieceKey, FHIRReadBack?>(capacity: 4096)
     /// The response SDC expressions read (`%resource`), as a tree, by the key of what it is written from:
     /// walks from the same opening write the same responses again and again. Fewer are kept than checks,
     /// a tree being larger than findings.
