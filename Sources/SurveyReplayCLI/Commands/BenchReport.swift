@@ -155,7 +155,15 @@ struct BenchReport {
         if parts.contains(.fuzz), let main = surveys.first {
             progress("\(workload.label): fuzz")
             let walks = quick ? 500 : fuzzWalks
-            figures.fuzz = (walks, BenchFigure.of(runs: runs) { bench.fuzzStepsPerSecond(main.survey, walks: walks) })
+            // Each run fuzzes the survey loaded afresh, as a `fuzz` command starts: what the survey keeps from
+            // checking walks (responses read back, paths taken under other releases) would flatter later runs.
+            figures.fuzz = (
+                walks,
+                BenchFigure.of(runs: runs) {
+                    let survey = (try? FormatRegistry.standard.load(InputFiles.read(main.path))) ?? main.survey
+                    return bench.fuzzStepsPerSecond(survey, walks: walks)
+                }
+            )
         }
         if parts.contains(.sizes), let synthetic = workload.synthetic {
             for size in quick ? [100, 1_000] : sizes {
