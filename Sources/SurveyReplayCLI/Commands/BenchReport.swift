@@ -142,28 +142,25 @@ struct BenchReport {
             progress("\(workload.label): memory")
             figures.memory = bench.walkMemory(main.survey)
         }
+        // Each run walks or fuzzes the survey loaded afresh (the load is not timed), as a command starts: what a
+        // survey keeps from checking walks (responses read back) would flatter every run after the first.
+        func fresh(_ path: String, _ loaded: any Survey) -> any Survey {
+            (try? FormatRegistry.standard.load(InputFiles.read(path))) ?? loaded
+        }
         if parts.contains(.walks) {
             let steps = quick ? 20_000 : 500_000
             let budget = quick ? 0.2 : 1.0
             for (path, survey) in surveys {
                 progress("\(workload.label): walks on \(path)")
-                let off = BenchFigure.of(runs: runs) { bench.walkStepsPerSecond(survey, builtInProperties: false, steps: steps, budget: budget) }
-                let on = BenchFigure.of(runs: runs) { bench.walkStepsPerSecond(survey, builtInProperties: true, steps: steps / 4, budget: budget) }
+                let off = BenchFigure.of(runs: runs) { bench.walkStepsPerSecond(fresh(path, survey), builtInProperties: false, steps: steps, budget: budget) }
+                let on = BenchFigure.of(runs: runs) { bench.walkStepsPerSecond(fresh(path, survey), builtInProperties: true, steps: steps / 4, budget: budget) }
                 figures.walks.append((path, off, on))
             }
         }
         if parts.contains(.fuzz), let main = surveys.first {
             progress("\(workload.label): fuzz")
             let walks = quick ? 500 : fuzzWalks
-            // Each run fuzzes the survey loaded afresh, as a `fuzz` command starts: what the survey keeps from
-            // checking walks (responses read back, paths taken under other releases) would flatter later runs.
-            figures.fuzz = (
-                walks,
-                BenchFigure.of(runs: runs) {
-                    let survey = (try? FormatRegistry.standard.load(InputFiles.read(main.path))) ?? main.survey
-                    return bench.fuzzStepsPerSecond(survey, walks: walks)
-                }
-            )
+            figures.fuzz = (walks, BenchFigure.of(runs: runs) { bench.fuzzStepsPerSecond(fresh(main.path, main.survey), walks: walks) })
         }
         if parts.contains(.sizes), let synthetic = workload.synthetic {
             for size in quick ? [100, 1_000] : sizes {
