@@ -279,11 +279,13 @@ enum FHIRLHCForms {
         guard case .object(let coding) = trigger else {
             return .failure(TypeError("the trigger of a choice item is \(trigger == .undefined ? "undefined" : "null") (_copyTriggerCoding keeps only a Coding's code, system and display), and _codingsEqual reads its system"))
         }
-        let expected = ["code": coding["code"], "system": coding["system"], "display": coding["text"]].compactMapValues { $0 }
+        // The trigger's display is its `text`; an answer's system "LOINC" reads as http://loinc.org.
+        let expected = FHIRValues.CodingText(system: coding["system"], code: coding["code"], display: coding["text"])
         let equal = { (answer: FHIR.Value) -> Bool in
-            guard var object = answer.json.objectValue else { return false }
-            if object["system"] == "LOINC" { object["system"] = "http://loinc.org" }
-            return FHIRValues.codingsEqual(expected, object, engine: .lhcForms)
+            guard let object = answer.json.objectValue else { return false }
+            var given = FHIRValues.CodingText(object)
+            if object["system"] == "LOINC" { given.system = "http://loinc.org" }
+            return FHIRValues.codingsEqual(expected, given, engine: .lhcForms)
         }
         switch op {
         case .equals: return .success(answers.contains(where: equal))

@@ -162,19 +162,38 @@ enum FHIRValues {
     /// (`equals`, google/android-fhir@28a50345 common/src/main/java/com/google/android/fhir/MoreTypes.kt:34-47).
     /// Neither reads `version` or `userSelected`.
     static func codingsEqual(_ a: [String: JSONValue], _ b: [String: JSONValue], engine: FHIREngine) -> Bool {
-        func text(_ coding: [String: JSONValue], _ key: String) -> String? {
-            guard let value = coding[key]?.stringValue, !value.isEmpty else { return nil }
-            return value
-        }
-        guard text(a, "system") == text(b, "system") else { return false }
-        let (codeA, codeB) = (text(a, "code"), text(b, "code"))
+        codingsEqual(CodingText(a), CodingText(b), engine: engine)
+    }
+
+    /// The same, over what the comparison reads of each Coding.
+    static func codingsEqual(_ a: CodingText, _ b: CodingText, engine: FHIREngine) -> Bool {
+        guard a.system == b.system else { return false }
         switch engine {
         case .androidFHIR:
-            return codeA == codeB
+            return a.code == b.code
         case .lhcForms:
-            if codeA != nil || codeB != nil { return codeA == codeB }
-            guard let display = text(a, "display") else { return false }
-            return display == text(b, "display")
+            if a.code != nil || b.code != nil { return a.code == b.code }
+            guard let display = a.display else { return false }
+            return display == b.display
+        }
+    }
+
+    /// What Coding equality reads of a Coding: its system, code and display, each only when a non-empty string.
+    struct CodingText: Equatable {
+        var system: String?
+        var code: String?
+        var display: String?
+
+        init(system: JSONValue?, code: JSONValue?, display: JSONValue?) {
+            func text(_ value: JSONValue?) -> String? {
+                guard let text = value?.stringValue, !text.isEmpty else { return nil }
+                return text
+            }
+            (self.system, self.code, self.display) = (text(system), text(code), text(display))
+        }
+
+        init(_ coding: [String: JSONValue]) {
+            self.init(system: coding["system"], code: coding["code"], display: coding["display"])
         }
     }
 
