@@ -121,7 +121,7 @@ final class FHIROtherReading: Sendable {
 }
 
 /// A loaded R4 Questionnaire, ready to start sessions.
-public struct FHIRSurvey: Survey {
+public final class FHIRSurvey: Survey {
     public let format = FHIRFormat.name
     public let file: String
     public let items: [FHIR.Item]
