@@ -187,7 +187,8 @@ struct FHIRExpressions: Sendable {
         let now = instances.indices.map { evaluation.held($0, engine) }
         let seen = memory.seen
         memory.seen.answers = now
-        let sameInstances = seen.ids.count == instances.count && zip(seen.ids, instances).allSatisfy { $0 == $1.id }
+        // Ids compared by position: an instance is read in place, not copied whole with its other strings.
+        let sameInstances = seen.ids.count == instances.count && instances.indices.allSatisfy { seen.ids[$0] == instances[$0].id }
         if !sameInstances { memory.seen.ids = instances.map(\.id) }
         guard memory.started else { return nil }
         var changed: Set<Int> = []
