@@ -162,6 +162,31 @@ struct FHIRResponseCheckTests {
         }
     }
 
+    @Test("where sibling groups share a linkId and the first is left out, the misplaced read-back is the form's hazard, not an engine error")
+    func sharedLinkIdsMakeTheResponseAmbiguous() throws {
+        let survey = try loadQuestionnaire(
+            questionnaireText([
+                fhirItem("g", "group", items: [fhirItem("a", "string")]),
+                fhirItem("g", "group", items: [fhirItem("b", "integer")]),
+            ]))
+        for memoizes in [true, false] {
+            let session = try #require(survey.makeSession(SessionSettings(today: testToday)) as? FHIRSession)
+            session.play(.answer("b", 3))
+            let result = session.perform(.submit)
+            #expect(result.outcome == .ok)
+            let findings = FHIRStepChecker(survey: survey, memoizes: memoizes).check(session, after: .submit, result: result)
+            #expect(!findings.contains { $0.kind == .engineError }, "\(findings)")
+            let hazard = try #require(findings.first { $0.property == "response-ambiguous" }, "\(findings)")
+            #expect(hazard.kind == .hazard)
+            #expect(hazard.message.contains("no item 'b' under 'g'") && hazard.message.contains("share the linkId 'g'"), "\(hazard.message)")
+        }
+        // Answered in the first group, the response reads back where it was written: nothing to report.
+        let session = try #require(survey.makeSession(SessionSettings(today: testToday)) as? FHIRSession)
+        session.play(.answer("a", "x"))
+        let result = session.perform(.submit)
+        #expect(FHIRStepChecker(survey: survey).check(session, after: .submit, result: result).isEmpty)
+    }
+
     @Test("a Questionnaire with SDC expressions has no key: its responses are checked every time")
     func expressionsHaveNoKey() throws {
         let survey = try loadQuestionnaire(

@@ -211,4 +211,10 @@ struct FHIRResponsePlaces: Sendable {
     func items(_ linkId: String, under parent: Int?) -> [Int] {
         (parent.map { under[$0] } ?? top)[linkId] ?? []
     }
+
+    /// A linkId that sibling items share (que-2 forbids it), if any: response items with it are matched by
+    /// their order among it, so one the response leaves out moves those after it onto the wrong item.
+    var sharedLinkId: String? {
+        ([top] + under).lazy.compactMap { $0.filter { $0.value.count > 1 }.keys.min() }.min()
+    }
 }

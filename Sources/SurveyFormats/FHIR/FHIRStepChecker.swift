@@ -98,12 +98,25 @@ final class FHIRStepChecker: StepChecker {
         guard !readBack.unreadable else {
             return findings + [Finding(.engineError, "response-readable", "the response cannot be read back as import reads it")]
         }
-        findings += readBack.problems
+        var placed = readBack.problems
         for question in readBack.answered {
             if let position = input.tree.indexByID[question], !input.enablement[position] {
-                findings.append(Finding(.engineError, "disabled-item-answered", "the response holds '\(question)', which is disabled", question: question))
+                placed.append(Finding(.engineError, "disabled-item-answered", "the response holds '\(question)', which is disabled", question: question))
             }
         }
-        return findings
+        // Where siblings share a linkId, reading matches response items to them by order, as `import` does:
+        // an item the engine rightly leaves out (nothing answered in it) moves those after it. What is
+        // misplaced then is the form's doing, not the engine's.
+        if !placed.isEmpty, let shared = survey.responsePlaces.get({ FHIRResponsePlaces(survey) }).sharedLinkId {
+            return findings + placed.map { Self.ambiguous($0, shared: shared) }
+        }
+        return findings + placed
+    }
+
+    private static func ambiguous(_ finding: Finding, shared: String) -> Finding {
+        Finding(
+            .hazard, "response-ambiguous",
+            "\(finding.message): sibling items share the linkId '\(shared)' (que-2), so the response's items are matched to them by order, and one left out moves those after it onto the wrong item",
+            question: finding.question)
     }
 }
