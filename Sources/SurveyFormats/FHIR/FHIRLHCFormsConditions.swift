@@ -284,7 +284,7 @@ enum FHIRLHCForms {
         let equal = { (answer: FHIR.Value) -> Bool in
             guard let object = answer.json.objectValue else { return false }
             var given = FHIRValues.CodingText(object)
-            if object["system"] == "LOINC" { given.system = "http://loinc.org" }
+            if given.system == "LOINC" { given.system = "http://loinc.org" }
             return FHIRValues.codingsEqual(expected, given, engine: .lhcForms)
         }
         switch op {

@@ -71,7 +71,7 @@ extension FHIRSurvey {
                 if answers != nil, nested != nil {
                     findings.append(Finding(.engineError, "qrs-1", "the response item '\(linkId)' has both answer and item", question: linkId))
                 }
-                if itemByLinkId[linkId].map({ self.items[$0].type }) == .group, (nested?.arrayValue ?? []).isEmpty {
+                if item(linkId)?.type == .group, (nested?.arrayValue ?? []).isEmpty {
                     findings.append(Finding(.engineError, "no-empty-groups", "the response holds the group '\(linkId)' with no items", question: linkId))
                 }
                 visit(nested?.arrayValue ?? [])

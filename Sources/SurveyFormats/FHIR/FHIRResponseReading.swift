@@ -42,7 +42,7 @@ struct FHIRResponseReader {
     init(survey: FHIRSurvey, file: String) {
         self.survey = survey
         self.file = file
-        places = survey.responsePlaces.get { FHIRResponsePlaces(survey) }
+        places = survey.places
     }
 
     /// Reads the response items of one level: those under the item `parent` (nil at the top level), among
@@ -191,11 +191,19 @@ struct FHIRResponseReader {
     }
 }
 
+extension FHIRSurvey {
+    /// Which items may stand where in a response, worked out when a response is first read back.
+    var places: FHIRResponsePlaces { responsePlaces.get { FHIRResponsePlaces(self) } }
+}
+
 /// The Questionnaire items that may stand at each place of a response, by linkId, in document order: at the
 /// top level, and under each item (its children). Worked out once a survey, for reading responses back.
 struct FHIRResponsePlaces: Sendable {
     private let top: [String: [Int]]
     private let under: [[String: [Int]]]
+    /// A linkId that sibling items share (que-2 forbids it), if any: response items with it are matched by
+    /// their order among it, so one the response leaves out moves those after it onto the wrong item.
+    let sharedLinkId: String?
 
     init(_ survey: FHIRSurvey) {
         func index(_ children: [Int]) -> [String: [Int]] {
@@ -205,6 +213,7 @@ struct FHIRResponsePlaces: Sendable {
         }
         top = index(survey.topLevel)
         under = survey.items.map { index($0.children) }
+        sharedLinkId = ([top] + under).lazy.compactMap { $0.filter { $0.value.count > 1 }.keys.min() }.min()
     }
 
     /// The items with this linkId among those under `parent` (the top level for nil).
@@ -212,9 +221,4 @@ struct FHIRResponsePlaces: Sendable {
         (parent.map { under[$0] } ?? top)[linkId] ?? []
     }
 
-    /// A linkId that sibling items share (que-2 forbids it), if any: response items with it are matched by
-    /// their order among it, so one the response leaves out moves those after it onto the wrong item.
-    var sharedLinkId: String? {
-        ([top] + under).lazy.compactMap { $0.filter { $0.value.count > 1 }.keys.min() }.min()
-    }
 }

@@ -63,7 +63,7 @@ final class FHIRStepChecker: StepChecker {
     /// reading them one by one, each after the count of those before it reading as the same item, gives what
     /// reading their list gives.
     private func piecewiseReadBack(_ input: FHIRResponseInput, writer: FHIRStandardResponse, settings: SessionSettings) -> FHIRReadBack {
-        let places = survey.responsePlaces.get { FHIRResponsePlaces(survey) }
+        let places = survey.places
         var readBack = FHIRReadBack()
         // The written top-level items so far, by the first item their linkId may be (as the reader counts them).
         var counted: [Int: Int] = [:]
@@ -107,7 +107,7 @@ final class FHIRStepChecker: StepChecker {
         // Where siblings share a linkId, reading matches response items to them by order, as `import` does:
         // an item the engine rightly leaves out (nothing answered in it) moves those after it. What is
         // misplaced then is the form's doing, not the engine's.
-        if !placed.isEmpty, let shared = survey.responsePlaces.get({ FHIRResponsePlaces(survey) }).sharedLinkId {
+        if !placed.isEmpty, let shared = survey.places.sharedLinkId {
             return findings + placed.map { Self.ambiguous($0, shared: shared) }
         }
         return findings + placed
