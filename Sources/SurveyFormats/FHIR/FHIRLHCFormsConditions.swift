@@ -208,7 +208,7 @@ enum FHIRLHCForms {
         let dataType = source.dataType
         // No answer: only `!=` with a trigger that has a value holds (lhc-form-data.ts:3978-3982).
         guard !answers.isEmpty else { return .success(condition.op == .notEquals && !trigger.isEmpty && notEquals == .noAnswerEquals) }
-        if dataType == .coding { return codingSource(condition.op, trigger, answers, notEquals: notEquals) }
+        if dataType == .coding { return codingSource(condition.op, trigger, coding: condition.lhcTriggerCoding, answers, notEquals: notEquals) }
         if dataType != .untyped, let json = trigger.json,
             let type = source.answerTypes.first(where: { FHIRValues.problem(json, as: $0) == nil })
         {
@@ -272,15 +272,16 @@ enum FHIRLHCForms {
     /// trigger has no value at all), throw once the source has an answer (lhc-form-data.ts:3847-3850,
     /// 3886-3906). Answer systems spelled "LOINC" read as http://loinc.org; the trigger's is not rewritten
     /// (lhc-form-data.ts:1549-1558).
-    private static func codingSource(_ op: FHIR.Operator, _ trigger: FHIRJSValue, _ answers: [FHIR.Value], notEquals: FHIRStandardRules.NotEquals) -> Result<Bool, TypeError> {
+    private static func codingSource(
+        _ op: FHIR.Operator, _ trigger: FHIRJSValue, coding: FHIRValues.CodingText?, _ answers: [FHIR.Value], notEquals: FHIRStandardRules.NotEquals
+    ) -> Result<Bool, TypeError> {
         guard !op.isOrdering else {
             return .failure(TypeError("\(op.rawValue) on a choice item has no trigger value, and _codingsEqual reads the system of null"))
         }
-        guard case .object(let coding) = trigger else {
+        guard let expected = coding ?? triggerCoding(trigger) else {
             return .failure(TypeError("the trigger of a choice item is \(trigger == .undefined ? "undefined" : "null") (_copyTriggerCoding keeps only a Coding's code, system and display), and _codingsEqual reads its system"))
         }
-        // The trigger's display is its `text`; an answer's system "LOINC" reads as http://loinc.org.
-        let expected = FHIRValues.CodingText(system: coding["system"], code: coding["code"], display: coding["text"])
+        // An answer's system "LOINC" reads as http://loinc.org.
         let equal = { (answer: FHIR.Value) -> Bool in
             guard let object = answer.json.objectValue else { return false }
             var given = FHIRValues.CodingText(object)
@@ -291,6 +292,13 @@ enum FHIRLHCForms {
         case .equals: return .success(answers.contains(where: equal))
         default: return .success(notEquals == .noAnswerEquals ? !answers.contains(where: equal) : answers.contains { !equal($0) })
         }
+    }
+
+    /// The texts `_codingsEqual` reads of a trigger that is a Coding object (its display is its `text`); nil
+    /// for any other trigger.
+    static func triggerCoding(_ trigger: FHIRJSValue) -> FHIRValues.CodingText? {
+        guard case .object(let coding) = trigger else { return nil }
+        return FHIRValues.CodingText(system: coding["system"], code: coding["code"], display: coding["text"])
     }
 
     /// An answer as LHC-Forms compares it: an option's text (a number for integer options, `parseInt`), a

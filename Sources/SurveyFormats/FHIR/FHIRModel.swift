@@ -118,7 +118,12 @@ public enum FHIR {
         public let location: SourceLocation
         /// Under LHC-Forms' reading: the skip-logic trigger LHC-Forms compares, converted by the data type of
         /// the last item with the linkId (`FHIRLHCForms.trigger`); nil for `exists` and under android-fhir.
-        var lhcTrigger: FHIRJSValue?
+        var lhcTrigger: FHIRJSValue? {
+            didSet { lhcTriggerCoding = lhcTrigger.flatMap(FHIRLHCForms.triggerCoding) }
+        }
+        /// The texts `_codingsEqual` reads of a choice item's trigger (a Coding object), read once at load
+        /// rather than looked up in the object at every evaluation.
+        private(set) var lhcTriggerCoding: FHIRValues.CodingText? = nil
         /// Under android-fhir's reading: why evaluating this condition throws (an `exists` whose answer[x] is
         /// not a boolean or is missing), or nil.
         var androidFailure: String?
