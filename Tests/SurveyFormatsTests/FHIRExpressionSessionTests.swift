@@ -88,6 +88,42 @@ struct FHIRExpressionSessionTests {
         #expect(work.responses == 1)
     }
 
+    @Test("LHC-Forms: a pass that could evaluate nothing is left out, and a change that an expression reads still runs one (counted)")
+    func idlePassesLeftOut() throws {
+        let items = [
+            fhirItem("a", "integer"), fhirItem("note", "string"),
+            fhirItem("double", "integer", #""readOnly": true, "# + extensions(calculated("\(answerOf("a")) * 2"))),
+        ]
+        let session = try sdcSession(items)
+        // The note is read by no expression: its change leaves the pass out.
+        var idle = session.idlePasses
+        var work = session.work(.answer("note", "x"))
+        #expect(session.idlePasses - idle == 1)
+        #expect(work.evaluations == 0)
+        // a is read: its pass evaluates the double, and the pass that follows the double's new value (read by
+        // nothing) is left out.
+        idle = session.idlePasses
+        work = session.work(.answer("a", 4))
+        #expect(session.answer(for: "double") == 8)
+        #expect(work.evaluations == 1)
+        #expect(session.idlePasses - idle == 1)
+        // Under android-fhir every pass runs (it evaluates its enableWhenExpressions and options each time).
+        let android = try sdcSession(items, engine: .androidFHIR)
+        android.play(.answer("note", "x"), .answer("a", 4))
+        #expect(android.idlePasses == 0)
+        #expect(android.answer(for: "double") == 8)
+        // An expression reading every answer (no linkId named) makes a pass after any change run.
+        let everyAnswer = try sdcSession([
+            fhirItem("a", "integer"), fhirItem("note", "string"),
+            fhirItem("count", "integer", #""readOnly": true, "# + extensions(calculated("%resource.item.answer.count()"))),
+        ])
+        idle = everyAnswer.idlePasses
+        work = everyAnswer.work(.answer("note", "x"))
+        #expect(work.evaluations >= 1)
+        // The count's own new value is an answer it reads, so the pass after it runs too.
+        #expect(everyAnswer.idlePasses == idle)
+    }
+
     @Test("sessions of one survey share the responses expressions read: a response written again from the same answers is not built again (counted)")
     func responsesShared() throws {
         let items = [

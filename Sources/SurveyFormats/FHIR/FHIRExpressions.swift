@@ -32,6 +32,17 @@ struct FHIRExpressionMemory: Sendable {
     var variables: [Int: [String: FHIRPathCollection]] = [:]
     /// Whether the form is still opening: LHC-Forms runs initialExpressions in every round of its first run.
     var opening = true
+    /// The instances the last pass read (`FHIRInstances.listing`, the same object while they stay the same).
+    var seenInstances: FHIRInstances.Listing?
+    /// The instances whose answers or enablement changed since the last pass, by slot (what the response holds
+    /// of them may differ from what that pass saw).
+    var changedSince: [Int32] = []
+
+    /// Notes that a pass read these instances: the changes since are none so far.
+    mutating func saw(_ instances: FHIRInstances) {
+        seenInstances = instances.listing
+        changedSince = []
+    }
 
     /// Records an instance's enableWhenExpression outcome; whether it differs from the last one.
     mutating func setEnabled(_ value: Bool, for id: String) -> Bool {
@@ -155,6 +166,19 @@ struct FHIRExpressions: Sendable {
     }
 
     // MARK: passes
+
+    /// Whether a pass now would evaluate nothing and write nothing, so that the session can leave it out
+    /// (LHC-Forms; an android-fhir pass evaluates its enableWhenExpressions and options every time): the form
+    /// has opened, the instances are those the last pass read, and none whose answers or enablement changed
+    /// since is of an item an expression reads (nor, when any changed, does an expression read every answer).
+    /// Such a pass selects nothing (`selection`); all it does is note the answers it saw (`changedItems`), and
+    /// leaving that out only leaves older answers noted for items nothing reads, which no later pass selects by.
+    func passIsIdle(_ memory: FHIRExpressionMemory, instances: FHIRInstances) -> Bool {
+        guard engine == .lhcForms, memory.started, let seen = memory.seenInstances, seen === instances.listing else { return false }
+        guard !memory.changedSince.isEmpty else { return true }
+        guard program.readersOfAnyAnswer.isEmpty else { return false }
+        return memory.changedSince.allSatisfy { program.readersOfItem[instances.item($0)].isEmpty }
+    }
 
     /// Evaluates what changed since the last pass. `answers` are the session's, by position in the tree
     /// (computed values are written into them); `withheld`, by position, those android-fhir cleared.

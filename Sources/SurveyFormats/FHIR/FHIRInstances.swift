@@ -42,7 +42,8 @@ struct FHIRInstances: Sendable {
     /// The instances listed as `FHIRInstanceTree` lists them, worked out when first asked for. Every change
     /// of the blocks or of what is on the page puts a new box here, so the copies sharing a box (a session
     /// and the states it saved, sessions and the opening they started from) have the same instances.
-    private var listing = Lazy<FHIRInstanceTree>()
+    private(set) var listing = Listing()
+    typealias Listing = Lazy<FHIRInstanceTree>
 
     /// The root block alone, with one instance of every repeating group, none in the order yet.
     init(plan: FHIRBlockPlan) {

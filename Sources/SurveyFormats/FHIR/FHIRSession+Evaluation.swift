@@ -236,6 +236,10 @@ extension FHIRSession {
     /// reads them as a tree of ids); the answers it computes are stored, their nested items following by
     /// position, and instances whose enableWhenExpression changed evaluated again.
     private func runExpressions(_ expressions: FHIRExpressions) -> FHIRExpressionPass {
+        if expressions.passIsIdle(state.expressions, instances: state.instances) {
+            idlePasses += 1
+            return FHIRExpressionPass()
+        }
         let tree = state.instances.tree(survey: survey)
         var answers = [[FHIR.Value]](repeating: [], count: tree.slots.count)
         var withheld = [Bool](repeating: false, count: tree.slots.count)
@@ -245,6 +249,7 @@ extension FHIRSession {
         }
         var memory = state.expressions
         let pass = expressions.run(&memory, tree: tree, enablement: tree.slots.map(isEnabled), answers: &answers, withheld: withheld)
+        memory.saw(state.instances)
         state.expressions = memory
         // What the pass wrote, stored in document order.
         for position in pass.written.sorted() {

@@ -19,6 +19,8 @@ extension FHIRSession {
         let term = StableHash.mix(UInt64(slot))
         state.enabledHash = value ? state.enabledHash &+ term : state.enabledHash &- term
         enablementChanged.append(slot)
+        // What the response holds of an unanswered instance is nothing, enabled or not.
+        if expressions != nil, old.isAnswered { state.expressions.changedSince.append(slot) }
         if old.isAnswered { countAnswered(above: slot, value ? 1 : -1) }
         refreshMissing(slot)
     }
@@ -33,6 +35,7 @@ extension FHIRSession {
         refreshWeights(slot)
         dirty.append(slot)
         forEachReader(of: slot) { dirty.append($0) }
+        if expressions != nil { state.expressions.changedSince.append(slot) }
     }
 
     /// An instance's enabled answered descendants changed by `delta`: its ancestors' counts follow.

@@ -82,6 +82,9 @@ final class FHIRSession: SurveySession {
     /// How many instances' enablement was decided (a condition evaluation each at most), for tests that count
     /// the work a step does.
     @exclusivity(unchecked) var decisions = 0
+    /// How many expression passes were left out as idle (`FHIRExpressions.passIsIdle`), for tests that count
+    /// the work a step does.
+    @exclusivity(unchecked) var idlePasses = 0
     /// Whether what happens is reported to the coverage recorder: not while the shared opening form is
     /// worked out, which `recordOpening` reports for each session instead.
     @exclusivity(unchecked) var recordsCoverage = false
