@@ -9,21 +9,24 @@ public struct FHIRPathEnvironment: Sendable {
     /// The parts, held in one box so that an evaluation copies the environment with one reference count;
     /// changed on a copy of the box when shared (a value, like any struct).
     private final class Storage: @unchecked Sendable {
-        var variables: [String: [FHIRPathItem]]
-        /// The same variables as a list: a handful of short names is found faster by comparing than by hashing.
+        /// The variables, each name once: a handful of short names is found faster by comparing than by hashing.
         var list: [(name: String, value: FHIRPathCollection)]
+        /// The same by name, only for a list too long to search (`listLimit`).
+        var byName: [String: [FHIRPathItem]]
         var clock: FHIRPathClock
         var terminology: FHIRPathTerminology
         var resources: [FHIRTree]
         var trace: (@Sendable (String, [FHIRPathItem]) -> Void)?
         var iifObserver: IIFObserver?
 
+        static let listLimit = 16
+
         init(
-            variables: [String: [FHIRPathItem]], clock: FHIRPathClock, terminology: FHIRPathTerminology, resources: [FHIRTree],
+            list: [(name: String, value: FHIRPathCollection)], clock: FHIRPathClock, terminology: FHIRPathTerminology, resources: [FHIRTree],
             trace: (@Sendable (String, [FHIRPathItem]) -> Void)?, iifObserver: IIFObserver?
         ) {
-            self.variables = variables
-            self.list = variables.map { ($0.key, $0.value) }
+            self.list = list
+            byName = list.count > Self.listLimit ? Dictionary(list, uniquingKeysWith: { first, _ in first }) : [:]
             self.clock = clock
             self.terminology = terminology
             self.resources = resources
@@ -32,7 +35,7 @@ public struct FHIRPathEnvironment: Sendable {
         }
 
         func copy() -> Storage {
-            Storage(variables: variables, clock: clock, terminology: terminology, resources: resources, trace: trace, iifObserver: iifObserver)
+            Storage(list: list, clock: clock, terminology: terminology, resources: resources, trace: trace, iifObserver: iifObserver)
         }
     }
 
@@ -44,11 +47,11 @@ public struct FHIRPathEnvironment: Sendable {
 
     /// Variables by name, without the `%`.
     public var variables: [String: [FHIRPathItem]] {
-        get { storage.variables }
+        get { Dictionary(storage.list, uniquingKeysWith: { first, _ in first }) }
         set {
             unique()
-            storage.variables = newValue
             storage.list = newValue.map { ($0.key, $0.value) }
+            storage.byName = storage.list.count > Storage.listLimit ? newValue : [:]
         }
     }
 
@@ -113,7 +116,13 @@ public struct FHIRPathEnvironment: Sendable {
             let root: [FHIRPathItem] = [.node(resource.root)]
             for name in ["resource", "rootResource", "context"] where all[name] == nil { all[name] = root }
         }
-        storage = Storage(variables: all, clock: clock, terminology: terminology, resources: resources, trace: nil, iifObserver: nil)
+        storage = Storage(list: all.map { ($0.key, $0.value) }, clock: clock, terminology: terminology, resources: resources, trace: nil, iifObserver: nil)
+    }
+
+    /// An environment with the variables of a list, where a name listed twice has its first value: a caller
+    /// binding a few names over shared ones lists its own first, with no dictionary made.
+    public init(variableList: [(name: String, value: FHIRPathCollection)], clock: FHIRPathClock = .init()) {
+        storage = Storage(list: variableList, clock: clock, terminology: .init(), resources: [], trace: nil, iifObserver: nil)
     }
 
     /// The value a JSON value gives a variable: an object (a resource, a Coding…) as the root of its own
@@ -137,9 +146,9 @@ public struct FHIRPathEnvironment: Sendable {
     /// `%loinc`, `%vs-name`, `%ext-name`); nil when there is none.
     func variable(_ name: String) -> [FHIRPathItem]? {
         let storage = storage
-        if storage.list.count <= 16 {
+        if storage.list.count <= Storage.listLimit {
             for entry in storage.list where entry.name == name { return entry.value }
-        } else if let value = storage.variables[name] {
+        } else if let value = storage.byName[name] {
             return value
         }
         return Self.constant(name).map { [.string($0)] }

@@ -97,6 +97,8 @@ struct FHIRExpressions: Sendable {
     private var program: FHIRExpressionProgram { survey.expressionProgram }
     /// `%questionnaire` and the launch contexts bound, by name.
     private let constants: [String: FHIRPathCollection]
+    /// The same as a list, which the environment of an evaluation starts from.
+    private let constantList: [(name: String, value: FHIRPathCollection)]
     private let clock: FHIRPathClock
     /// Each item's node in the Questionnaire tree, for `%qitem`.
     private let questionnaireItems: [FHIRNode]
@@ -150,6 +152,7 @@ struct FHIRExpressions: Sendable {
             constants[context.name] = [.node(FHIRTree(json: resource).root)]
         }
         self.constants = constants
+        constantList = constants.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         openingProblem = problem
     }
 
@@ -528,9 +531,9 @@ struct FHIRExpressions: Sendable {
         case .failure(let error): return .failure(error)
         }
         let observer = iifCoverage?.observer(forNode: index)
-        func run(_ variables: [String: FHIRPathCollection], on context: FHIRPathCollection) -> Result<FHIRPathCollection, FHIRPathError> {
+        func run(_ variables: [(name: String, value: FHIRPathCollection)], on context: FHIRPathCollection) -> Result<FHIRPathCollection, FHIRPathError> {
             evaluation.resultsComputed += 1
-            var environment = FHIRPathEnvironment(variables: variables, clock: clock)
+            var environment = FHIRPathEnvironment(variableList: variables, clock: clock)
             if let observer { environment.iifObserver = observer }
             do throws(FHIRPathError) {
                 return .success(try expression.evaluate(on: context, environment))
@@ -542,7 +545,7 @@ struct FHIRExpressions: Sendable {
             var variables = constants
             variables["questionnaire"] = nil
             for name in node.dependencies?.variables ?? [] where variables[name] == nil && !["resource", "rootResource", "context"].contains(name) { variables[name] = [] }
-            return run(variables, on: [])
+            return run(variables.map { ($0.key, $0.value) }, on: [])
         }
         // The response is built only for an expression that reads it; one cut to the items it reads may
         // hold its result.
@@ -563,11 +566,10 @@ struct FHIRExpressions: Sendable {
         if engine == .androidFHIR { for name in node.unresolved { bound.append((name, [])) } }
         let nodeVariables = node.variables.map { (name: $0.key, value: value(of: $0.value, for: position, &evaluation)) }
         // The rest of what the expression reads is the same for every evaluation of it with these settings.
-        func variables() -> [String: FHIRPathCollection] {
-            var all = constants
-            for (name, value) in bound { all[name] = value }
-            for (name, value) in nodeVariables { all[name] = value }
-            return all
+        // Listed with the node's variables first, then what is bound, then the constants: the first of a name
+        // is its value.
+        func variables() -> [(name: String, value: FHIRPathCollection)] {
+            nodeVariables + bound + constantList
         }
         // A result kept with the cut response is what evaluating again gives, except for the branches an
         // observer must be told of.
