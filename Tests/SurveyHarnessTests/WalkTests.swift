@@ -159,6 +159,31 @@ private enum WalkFixtures {
         }
     }
 
+    @Test("a multi_text_field without fields and a table_select without rows take no answer, and walks offer them none (an empty object would not fit)")
+    func questionsWithNothingToFillAreNotAnswered() throws {
+        let survey = try WalkFixtures.survey(
+            """
+            {"questions": [
+              {"id": "household", "question_type": "multi_text_field", "fields": []},
+              {"id": "name", "question_type": "single_text_field"},
+              {"id": "grid", "question_type": "table_select", "options": ["Yes", "No"], "table_questions": []}
+            ],
+            "submit": {"button_title": "Send", "url": "https://example.org"}}
+            """)
+        let settings = SessionSettings(today: CalendarDate(year: 2026, month: 11, day: 22))
+        let session = survey.makeSession(settings)
+        #expect(survey.candidateValues(for: "household", settings: settings).isEmpty)
+        #expect(survey.candidateValues(for: "grid", settings: settings).isEmpty)
+        // What walks offered before: it does not fit the question, so walks reported an engine error.
+        if case .doesNotFit = session.perform(.answer(question: "household", value: .object([:]))).outcome {} else {
+            Issue.record("an empty object fits 'household'")
+        }
+        let result = WalkFixtures.fuzzer(survey, walks: 100).run()
+        #expect(!result.findings.contains { $0.finding.kind == .engineError }, "\(result.findings.map(\.finding.message))")
+        // Next gets past the multi_text_field: walks answer the question after it.
+        #expect(result.findings.contains { $0.finding.property == "submit-unreachable" && $0.finding.question == "grid" })
+    }
+
     @Test func theQuirksSurveysDeadEndIsFoundAsAHazard() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
         let survey = try FormatRegistry.standard.load(InputFiles.read(root + "/Scenarios/quirks/quirks.json"))

@@ -58,7 +58,8 @@ extension SurveyNativeSurvey {
             values = ["Some text", ""] + literals.compactMap { $0.operand?.stringValue.map(JSONValue.string) }
         case .multiTextField(let fields, let validations):
             let texts = texts(for: validations, literals: [])
-            values = [.object(Dictionary(fields.map { ($0.label, JSONValue.string(texts[0])) }, uniquingKeysWith: { first, _ in first }))]
+            // Without fields there is nothing to type in: the question takes no answer.
+            values = fields.isEmpty ? [] : [.object(Dictionary(fields.map { ($0.label, JSONValue.string(texts[0])) }, uniquingKeysWith: { first, _ in first }))]
             for field in fields {
                 values += texts.dropFirst().map { .object([field.label: .string($0)]) }
             }
@@ -78,7 +79,8 @@ extension SurveyNativeSurvey {
             values = values_.map(JSONValue.string)
         case .tableSelect(let options, let rows):
             let honoured = Array(options.prefix(3))
-            values = honoured.map { option in .object(Dictionary(rows.map { ($0, JSONValue.string(option)) }, uniquingKeysWith: { first, _ in first })) }
+            // Without rows there is nothing to pick: the question takes no answer.
+            values = rows.isEmpty ? [] : honoured.map { option in .object(Dictionary(rows.map { ($0, JSONValue.string(option)) }, uniquingKeysWith: { first, _ in first })) }
             for row in rows { values += honoured.map { .object([row: .string($0)]) } }
             if options.count > 3, let row = rows.first { values.append(.object([row: .string(options[3])])) }
         case .unknown:
