@@ -118,15 +118,17 @@ struct FHIRExpressions: Sendable {
         self.settings = settings
         iifCoverage = coverage.map { FHIRIIFCoverage(recorder: $0, layout: survey.layout()) }
         clock = FHIRPathClock(scenario: ScenarioClock(today: settings.today))
-        var items: [FHIRNode] = []
-        func visit(_ node: FHIRNode) {
-            for child in node.children(named: "item") {
-                items.append(child)
-                visit(child)
+        questionnaireItems = survey.questionnaireItemNodes.get {
+            var items: [FHIRNode] = []
+            func visit(_ node: FHIRNode) {
+                for child in node.children(named: "item") {
+                    items.append(child)
+                    visit(child)
+                }
             }
+            visit(questionnaire.root)
+            return items
         }
-        visit(questionnaire.root)
-        questionnaireItems = items
         var constants: [String: FHIRPathCollection] = ["questionnaire": [.node(questionnaire.root)]]
         var problem: String?
         for context in survey.launchContexts {

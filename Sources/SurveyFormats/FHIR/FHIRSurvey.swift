@@ -177,6 +177,8 @@ public final class FHIRSurvey: Survey {
     let expressionProgram: FHIRExpressionProgram
     /// The Questionnaire as FHIRPath navigates it (`%questionnaire`), when it has SDC expressions.
     let questionnaireTree: FHIRTree?
+    /// Each item's node in that tree, in document order (`%qitem`): found once, for every session.
+    let questionnaireItemNodes = Lazy<[FHIRNode]>()
 
     /// The option that picks between the engines' readings of `!=` (§A1): "no answer equals" (R5,
     /// LHC-Forms; true on an unanswered source) or "any answer differs" (android-fhir; false on one).
