@@ -123,7 +123,7 @@ public struct Mutator {
         switch random.next(below: 9) {
         case 0: return .null
         case 1: return .bool(random.next(below: 2) == 0)
-        case 2: return .number([0, -1, 1e300, -1e-300, 2_147_483_648, 0.5, 9_007_199_254_740_993][random.next(below: 7)])
+        case 2: return .number([0, -1, 1e300, -1e-300, 2_147_483_648, 0.5, 9_007_199_254_740_992][random.next(below: 7)])
         case 3: return .string(strings.isEmpty ? "" : strings[random.next(below: strings.count)])
         case 4: return .string(["", " ", "current_year", "9999-99-99", String(repeating: "x", count: 5_000)][random.next(below: 5)])
         case 5: return .array([])

@@ -18,7 +18,7 @@ struct FHIRIncrementalTests {
     static func firstDifference(_ survey: FHIRSurvey, options: [String: String], walks: Int, maxSteps: Int = 60, seed: UInt64 = 1) -> String? {
         let settings = SessionSettings(today: testToday, options: options)
         guard survey.problem(with: settings) == nil else { return nil }
-        var chooser = ActionChooser(survey: survey, settings: settings)
+        let chooser = ActionChooser(survey: survey, settings: settings)
         for walk in 0..<walks {
             let plan = survey.coveragePlan()
             let (newCoverage, oldCoverage) = (CoverageRecorder(plan: plan), CoverageRecorder(plan: plan))

@@ -93,7 +93,7 @@ struct FHIRResponseSliceTests {
         #expect(whole.expressionProgram.nodes.allSatisfy { $0.responseSlice == nil || $0.responseSlice == [] })
         let settings = SessionSettings(today: testToday, options: options)
         guard cut.problem(with: settings) == nil else { return nil }
-        var chooser = ActionChooser(survey: cut, settings: settings)
+        let chooser = ActionChooser(survey: cut, settings: settings)
         for walk in 0..<walks {
             let a = cut.makeSession(settings)
             let b = whole.makeSession(settings)

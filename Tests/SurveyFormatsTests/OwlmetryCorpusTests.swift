@@ -101,7 +101,7 @@ struct OwlmetryCorpusTests {
         var inactive = try Self.server()
         inactive.isActive = false
         var dismissed = try Self.server()
-        dismissed.dismiss(userID: "u")
+        _ = dismissed.dismiss(userID: "u")
         var responded = try Self.server()
         _ = responded.save(userID: "u", answers: ["q_text": "a", "q_choice": "no"], isComplete: true, at: "2026-11-22T00:00:00.000Z")
         #expect([inactive, dismissed, responded].map { $0.fetch(userID: "u") } == reasons.map { .ineligible($0) })

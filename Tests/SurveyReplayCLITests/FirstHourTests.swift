@@ -16,7 +16,7 @@ struct FirstHourTests {
 
     /// Runs the binary with its standard output going into a file, as `> FILE` does in a shell.
     static func runRedirected(_ arguments: [String], in folder: String, stdoutTo file: String) throws -> Int32 {
-        FileManager.default.createFile(atPath: file, contents: nil)
+        _ = FileManager.default.createFile(atPath: file, contents: nil)
         let output = try #require(FileHandle(forWritingAtPath: file))
         defer { try? output.close() }
         let process = Process()
