@@ -34,8 +34,8 @@ struct FHIRExpressionMemory: Sendable {
     var opening = true
     /// The instances the last pass read (`FHIRInstances.listing`, the same object while they stay the same).
     var seenInstances: FHIRInstances.Listing?
-    /// The instances whose answers or enablement changed since the last pass, by slot (what the response holds
-    /// of them may differ from what that pass saw).
+    /// The instances whose answers or enablement changed since the last pass that ran, by slot (what the
+    /// response holds of them may differ from what that pass saw); emptied by a pass left out as idle too.
     var changedSince: [Int32] = []
 
     /// Notes that a pass read these instances: the changes since are none so far.
