@@ -44,6 +44,13 @@ struct FHIRExpressionMemory: Sendable {
         changedSince = []
     }
 
+    /// Notes that a pass was left out as idle: what changed since is read by nothing (and nothing reads every
+    /// answer, or nothing changed), so no later pass selects by it, and the list starts again rather than
+    /// growing over a run of idle passes.
+    mutating func leftOutIdlePass() {
+        changedSince.removeAll(keepingCapacity: true)
+    }
+
     /// Records an instance's enableWhenExpression outcome; whether it differs from the last one.
     mutating func setEnabled(_ value: Bool, for id: String) -> Bool {
         guard enabled[id] != value else { return false }
@@ -95,10 +102,9 @@ struct FHIRExpressions: Sendable {
     let survey: FHIRSurvey
     let engine: FHIREngine
     private var program: FHIRExpressionProgram { survey.expressionProgram }
-    /// `%questionnaire` and the launch contexts bound, by name.
-    private let constants: [String: FHIRPathCollection]
-    /// The same as a list, which the environment of an evaluation starts from.
-    private let constantList: [(name: String, value: FHIRPathCollection)]
+    /// `%questionnaire` and the launch contexts bound, each name once, in name order: the environment of an
+    /// evaluation starts from them.
+    private let constants: [(name: String, value: FHIRPathCollection)]
     private let clock: FHIRPathClock
     /// Each item's node in the Questionnaire tree, for `%qitem`.
     private let questionnaireItems: [FHIRNode]
@@ -153,8 +159,7 @@ struct FHIRExpressions: Sendable {
             }
             constants[context.name] = [.node(FHIRTree(json: resource).root)]
         }
-        self.constants = constants
-        constantList = constants.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        self.constants = constants.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         openingProblem = problem
     }
 
@@ -544,10 +549,11 @@ struct FHIRExpressions: Sendable {
             }
         }
         if population {
-            var variables = constants
-            variables["questionnaire"] = nil
-            for name in node.dependencies?.variables ?? [] where variables[name] == nil && !["resource", "rootResource", "context"].contains(name) { variables[name] = [] }
-            return run(variables.map { ($0.key, $0.value) }, on: [])
+            var variables = constants.filter { $0.name != "questionnaire" }
+            for name in node.dependencies?.variables ?? [] where !variables.contains(where: { $0.name == name }) && !["resource", "rootResource", "context"].contains(name) {
+                variables.append((name, []))
+            }
+            return run(variables, on: [])
         }
         // The response is built only for an expression that reads it; one cut to the items it reads may
         // hold its result.
@@ -571,7 +577,7 @@ struct FHIRExpressions: Sendable {
         // Listed with the node's variables first, then what is bound, then the constants: the first of a name
         // is its value.
         func variables() -> [(name: String, value: FHIRPathCollection)] {
-            nodeVariables + bound + constantList
+            nodeVariables + bound + constants
         }
         // A result kept with the cut response is what evaluating again gives, except for the branches an
         // observer must be told of.

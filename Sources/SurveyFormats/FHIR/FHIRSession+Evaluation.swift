@@ -238,9 +238,7 @@ extension FHIRSession {
     private func runExpressions(_ expressions: FHIRExpressions) -> FHIRExpressionPass {
         if expressions.passIsIdle(state.expressions, instances: state.instances) {
             idlePasses += 1
-            // What changed is read by nothing (and nothing reads every answer, or nothing changed): no later
-            // pass selects by it, so the list starts again rather than growing over a run of idle passes.
-            state.expressions.changedSince.removeAll(keepingCapacity: true)
+            state.expressions.leftOutIdlePass()
             return FHIRExpressionPass()
         }
         let tree = state.instances.tree(survey: survey)
