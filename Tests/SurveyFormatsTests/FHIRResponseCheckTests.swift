@@ -27,7 +27,7 @@ struct FHIRResponseCheckTests {
         let direct = FHIRStepChecker(survey: survey, memoizes: false)
         var byKey: [FHIRResponseKey: Submitted] = [:]
         var submits = 0
-        let computedBefore = survey.responseChecks.computedCount
+        let computedBefore = survey.submittedChecks.computedCount
         for walk in 0..<walks {
             var stream = ChoiceStream(generator: SplitMix64(seed: SplitMix64.walkSeed(7, walk: walk)))
             let outcome = walker.walk(&stream)
@@ -48,6 +48,9 @@ struct FHIRResponseCheckTests {
             }
             let findings = memoized.check(session, after: .submit, result: result)
             #expect(findings == direct.check(session, after: .submit, result: result), "\(label) walk \(walk)")
+            // The invariant's fresh page kept for the key (worked out by the first session with it) is this
+            // session's own.
+            #expect(session.keptFreshPage == session.freshPage(), "\(label) walk \(walk): the fresh page kept for the key is not the session's")
             let input = session.submittedInput
             let submitted = Submitted(
                 response: CanonicalJSON.pretty(payload), unansweredRequired: input.unansweredRequired,
@@ -58,7 +61,7 @@ struct FHIRResponseCheckTests {
                 byKey[key] = submitted
             }
         }
-        #expect(survey.responseChecks.computedCount - computedBefore == byKey.count, "\(label): one check a distinct key")
+        #expect(survey.submittedChecks.computedCount - computedBefore == byKey.count, "\(label): one check a distinct key")
         return (submits, byKey.count)
     }
 
@@ -91,6 +94,43 @@ struct FHIRResponseCheckTests {
             #expect(pieces < keys, "\(pieces) top-level items read for \(keys) new responses")
             #expect(pieces >= items, "\(pieces) top-level items read for \(items) distinct ones written")
         }
+    }
+
+    @Test("a fresh page kept for a response key still finds a session whose own page drifted", .requires(.corpus))
+    func keptFreshPageStillChecks() throws {
+        let survey = try FHIRCorpus.load("androidfhir-screener-questionnaire.json")
+        let settings = SessionSettings(today: testToday)
+        var walker = Walker(survey: survey, settings: settings, maxSteps: 40, builtInProperties: false, properties: nil)
+        let checker = FHIRStepChecker(survey: survey)
+        var checked = 0
+        for walk in 0..<40 {
+            var stream = ChoiceStream(generator: SplitMix64(seed: SplitMix64.walkSeed(3, walk: walk)))
+            let outcome = walker.walk(&stream)
+            guard outcome.submitted, outcome.actions.last == .submit, let session = survey.makeSession(settings) as? FHIRSession else { continue }
+            for action in outcome.actions.dropLast() { _ = session.perform(action) }
+            let result = session.perform(.submit)
+            _ = checker.check(session, after: .submit, result: result)
+            #expect(session.keptFreshPage != nil, "walk \(walk): the checker keeps the fresh page on the submitted session")
+            #expect(checker.finish(session).isEmpty, "walk \(walk)")
+            // Drifted counts: each is found against the kept page, as the page worked out afresh finds it.
+            session.state.fingerprint &+= 1
+            #expect(checker.finish(session).map(\.message) == ["the page's fingerprint is not the sum of its instances' ids"], "walk \(walk)")
+            session.state.fingerprint &-= 1
+            session.state.missingRequired += 1
+            #expect(checker.finish(session).first?.property == "enablement-matches-answers", "walk \(walk)")
+            session.state.missingRequired -= 1
+            // An instance on the page taken off it without its enablement changing.
+            let order = session.state.instances.order.elements
+            let shown = try #require(order.first { session.isShown($0) })
+            session.state.slots[Int(shown)].flags.remove(.shown)
+            #expect(
+                checker.finish(session).map(\.message) == ["'\(session.state.instances.id(shown))' is off the page though its enablement and its parent's say otherwise"],
+                "walk \(walk)")
+            session.state.slots[Int(shown)].flags.insert(.shown)
+            #expect(checker.finish(session).isEmpty, "walk \(walk)")
+            checked += 1
+        }
+        #expect(checked > 20, "\(checked) walks submitted")
     }
 
     @Test("reading a response's top-level items one by one, each after those reading as the same item, reads the response")

@@ -4,7 +4,7 @@ import SurveyCore
 /// document order its item, where it hangs (its parent's position and, under a question, which answer),
 /// whether it is enabled and withheld, and its answers. Two sessions with equal keys write the same response
 /// (the tree gives the ids, the enablement and answers the rest). So the step checker of a form without SDC
-/// expressions checks a submitted response once per key (`FHIRSurvey.responseChecks`: android-fhir's second
+/// expressions checks a submitted response once per key (`FHIRSurvey.submittedChecks`: android-fhir's second
 /// evaluation at Submit reads only these), and the response SDC expressions read is built once per key
 /// (`FHIRSurvey.expressionResponses`). A key of a cut response (some top-level items only,
 /// `FHIRResponseSlice`) never equals a whole one's: a whole response also says where every instance is in it.
@@ -56,6 +56,14 @@ struct FHIRResponseKey: Hashable, Sendable {
 extension FHIRSession {
     /// The key of the response this session submits, or nil when the form has SDC expressions (whose
     /// evaluation at Submit reads more than the key holds).
+    /// The key of the submitted response (nil before Submit), worked out once: nothing changes after Submit.
+    var submittedResponseKey: FHIRResponseKey? {
+        guard state.submitted else { return nil }
+        if let keptResponseKey { return keptResponseKey }
+        keptResponseKey = responseKey
+        return keptResponseKey
+    }
+
     var responseKey: FHIRResponseKey? {
         guard expressions == nil else { return nil }
         // The state's parts are read once, not through the session at every instance.

@@ -104,8 +104,13 @@ extension FHIRSession {
 
     /// What an instance counts for in the page's lists: on the page, a question on the page, and its actions.
     func weights(_ slot: Int32) -> SIMD4<UInt8> {
-        guard isShown(slot) else { return .zero }
-        let offers = self.offers(slot)
+        weights(slot, shown: isShown(slot))
+    }
+
+    /// The weights an instance has when it is on the page or not.
+    private func weights(_ slot: Int32, shown: Bool) -> SIMD4<UInt8> {
+        guard shown else { return .zero }
+        let offers = self.offers(slot, shown: true)
         let actions = (offers.add ? 1 : 0) + (offers.remove ? 1 : 0) + (offers.clear ? 1 : 0)
         return SIMD4(1, plan.traits[state.instances.item(slot)].contains(.takesAnswers) ? 1 : 0, UInt8(actions), 0)
     }
@@ -113,19 +118,19 @@ extension FHIRSession {
     /// The actions an instance on the page offers besides answering: adding an instance after the last of its
     /// group (below its maxOccurs) and removing one (above its minOccurs) for a group instance, clearing an
     /// answered question the respondent can answer.
-    private func offers(_ slot: Int32) -> (add: Bool, remove: Bool, clear: Bool) {
+    private func offers(_ slot: Int32, shown: Bool) -> (add: Bool, remove: Bool, clear: Bool) {
         let traits = plan.traits[state.instances.item(slot)]
         if traits.contains(.repeatingGroup), let siblings = state.instances.groupInstances(of: slot) {
             let item = plan.items[state.instances.item(slot)]
             return (siblings.last == slot && siblings.count < item.maxOccurs ?? Int.max, siblings.count > max(1, item.minOccurs ?? 1), false)
         }
-        let clear = state.slots[Int(slot)].isAnswered && traits.contains(.takesAnswers) && !traits.contains(.readOnly) && isShown(slot)
+        let clear = state.slots[Int(slot)].isAnswered && traits.contains(.takesAnswers) && !traits.contains(.readOnly) && shown
         return (false, false, clear)
     }
 
     /// Those actions, in the order walks number them.
     func pageActions(_ slot: Int32) -> [Action] {
-        let offers = self.offers(slot)
+        let offers = self.offers(slot, shown: isShown(slot))
         var actions: [Action] = []
         if offers.add, let base = state.instances.groupBase(slot) { actions.append(.add(group: base)) }
         if offers.remove { actions.append(.remove(instance: state.instances.id(slot))) }
@@ -211,24 +216,30 @@ extension FHIRSession {
     /// (what is on it, its fingerprint and weights, the required count), what is shown is enabled, and under
     /// LHC-Forms, once settled, every instance's enablement is what its conditions say now (android-fhir's
     /// single pass is not a fixpoint, so a fresh pass may differ).
+    ///
+    /// After Submit the fresh page may be one worked out for an equal response key (`keptFreshPage`): it
+    /// reads only what the key holds.
     func invariantViolation() -> String? {
         guard !isBlocked else { return nil }
+        let order = state.instances.order.elements
+        return violation(of: keptFreshPage ?? freshPage(order), order)
+    }
+
+    /// The page worked out afresh from the instances' enablement and answers alone, never from what the
+    /// session kept as it went (`order`: the instances in document order).
+    func freshPage(_ order: [Int32]? = nil) -> FHIRFreshPage {
+        let order = order ?? state.instances.order.elements
         let instances = state.instances  // read in place, not copied out of the state at every use
-        var fingerprint: UInt64 = 0
-        var missing = 0
+        var page = FHIRFreshPage(count: order.count)
         var shownSoFar = [Bool](repeating: false, count: instances.slotCount)
         var answeredBelow = [Int32](repeating: 0, count: instances.slotCount)
-        let order = instances.order.elements
-        for slot in order {
+        for (position, slot) in order.enumerated() {
             let traits = plan.traits[instances.item(slot)]
-            if isShown(slot), !isEnabled(slot) { return "'\(instances.id(slot))' is shown though it is not enabled" }
             let shown = isEnabled(slot) && !traits.contains(.hidden) && instances.parent(slot).map { shownSoFar[Int($0)] } != false
             shownSoFar[Int(slot)] = shown
-            if shown != isShown(slot) {
-                return "'\(instances.id(slot))' is \(isShown(slot) ? "on" : "off") the page though its enablement and its parent's say otherwise"
-            }
-            if shown { fingerprint &+= StableHash.mix(StableHash.of(instances.id(slot))) }
-            if instances.order.weights(of: slot) != weights(slot) { return "'\(instances.id(slot))' is counted in the page's lists as it no longer is" }
+            page.shown[position] = shown
+            if shown { page.fingerprint &+= StableHash.mix(StableHash.of(instances.id(slot))) }
+            page.weights[position] = weights(slot, shown: shown)
             if isEnabled(slot), state.slots[Int(slot)].isAnswered {
                 var ancestor = instances.parent(slot)
                 while let above = ancestor {
@@ -237,17 +248,53 @@ extension FHIRSession {
                 }
             }
         }
-        // Required instances missing their answer, counted afresh (descendants come after their ancestors).
+        // Required instances missing their answer (descendants come after their ancestors).
         for slot in order where plan.traits[instances.item(slot)].contains(.required) && isEnabled(slot) {
             let answered = plan.traits[instances.item(slot)].contains(.takesAnswers) ? state.slots[Int(slot)].isAnswered : answeredBelow[Int(slot)] > 0
-            if !answered { missing += 1 }
+            if !answered { page.missingRequired += 1 }
         }
-        if fingerprint != state.fingerprint { return "the page's fingerprint is not the sum of its instances' ids" }
-        if missing != state.missingRequired { return "\(state.missingRequired) required instances are counted unanswered, and \(missing) are" }
-        guard profile.engine == .lhcForms, state.settled else { return nil }
-        for slot in order where decide(slot) != .truth(isEnabled(slot)) {
-            return "'\(instances.id(slot))' is \(isEnabled(slot) ? "enabled" : "not enabled") though its conditions now say otherwise"
+        if profile.engine == .lhcForms {
+            page.firstUndecided = order.firstIndex { decide($0) != .truth(isEnabled($0)) }
         }
-        return nil
+        return page
+    }
+
+    /// Where the session's own page departs from the fresh one, checked in document order.
+    private func violation(of fresh: FHIRFreshPage, _ order: [Int32]) -> String? {
+        let instances = state.instances
+        for (position, slot) in order.enumerated() {
+            if isShown(slot), !isEnabled(slot) { return "'\(instances.id(slot))' is shown though it is not enabled" }
+            if fresh.shown[position] != isShown(slot) {
+                return "'\(instances.id(slot))' is \(isShown(slot) ? "on" : "off") the page though its enablement and its parent's say otherwise"
+            }
+            // Its weights are compared once it is shown as it should be: they are worked out from that.
+            if instances.order.weights(of: slot) != fresh.weights[position] { return "'\(instances.id(slot))' is counted in the page's lists as it no longer is" }
+        }
+        if fresh.fingerprint != state.fingerprint { return "the page's fingerprint is not the sum of its instances' ids" }
+        if fresh.missingRequired != state.missingRequired {
+            return "\(state.missingRequired) required instances are counted unanswered, and \(fresh.missingRequired) are"
+        }
+        guard profile.engine == .lhcForms, state.settled, let position = fresh.firstUndecided else { return nil }
+        let slot = order[position]
+        return "'\(instances.id(slot))' is \(isEnabled(slot) ? "enabled" : "not enabled") though its conditions now say otherwise"
+    }
+}
+
+/// The page of a form worked out afresh for the invariant (`FHIRSession.invariantViolation`), by position in
+/// document order. It reads only what a response key holds (the instances, their enablement and answers,
+/// the settings) and the form, so sessions with equal keys have the same fresh page.
+struct FHIRFreshPage: Equatable, Sendable {
+    /// By position: whether the instance is on the page, and what it counts for in the page's lists then.
+    var shown: [Bool]
+    var weights: [SIMD4<UInt8>]
+    /// The sum of the id hashes of the instances on the page.
+    var fingerprint: UInt64 = 0
+    var missingRequired = 0
+    /// Under LHC-Forms: the first position whose conditions now say other than its enablement.
+    var firstUndecided: Int?
+
+    init(count: Int) {
+        shown = Array(repeating: false, count: count)
+        weights = Array(repeating: .zero, count: count)
     }
 }

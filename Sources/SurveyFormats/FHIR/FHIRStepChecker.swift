@@ -4,7 +4,7 @@ import SurveyCore
 /// of ours), and the survey's hazards (an enablement cycle that never settles).
 final class FHIRStepChecker: StepChecker {
     private let survey: FHIRSurvey
-    /// Whether a response's findings are kept by its key (`FHIRSurvey.responseChecks`); off to compare.
+    /// Whether a response's findings are kept by its key (`FHIRSurvey.submittedChecks`); off to compare.
     private let memoizes: Bool
 
     init(survey: FHIRSurvey, memoizes: Bool = true) {
@@ -40,23 +40,26 @@ final class FHIRStepChecker: StepChecker {
     }
 
     /// The findings of the submitted response, worked out once per response key (a session with the key of
-    /// one checked before writes the same response and gets the same findings). A key checked for the first
-    /// time is read back top-level item by top-level item, each kept by what it is written from: walks write
-    /// the same items in many combinations (`piecewiseReadBack`).
+    /// one checked before writes the same response and gets the same findings), with the page the session's
+    /// invariant works out afresh, which the session keeps for the end of the walk. A key checked for the
+    /// first time is read back top-level item by top-level item, each kept by what it is written from: walks
+    /// write the same items in many combinations (`piecewiseReadBack`).
     private func submittedResponseFindings(_ session: FHIRSession) -> [Finding] {
-        guard memoizes, let key = session.responseKey, let writer = session.profile.response as? FHIRStandardResponse else {
+        guard memoizes, let key = session.submittedResponseKey, let writer = session.profile.response as? FHIRStandardResponse else {
             guard let response = session.payload else { return [] }
             let completed = response.objectValue?["status"]?.stringValue == "completed"
             return findings(survey.readBack(response: response, settings: session.settings), completed: completed, session)
         }
-        return survey.responseChecks.value(for: key) {
-            guard session.state.submitted else { return [] }
+        let check = survey.submittedChecks.value(for: key) {
             let input = session.submittedInput
             let envelope = writer.envelope(of: input)
             var readBack = survey.readBack(response: .object(envelope), settings: session.settings)
             readBack.append(piecewiseReadBack(input, writer: writer, settings: session.settings))
-            return findings(readBack, completed: envelope["status"]?.stringValue == "completed", session)
+            return FHIRSubmittedCheck(
+                findings: findings(readBack, completed: envelope["status"]?.stringValue == "completed", session), freshPage: session.freshPage())
         }
+        session.keptFreshPage = check.freshPage
+        return check.findings
     }
 
     /// The read-back of the response's items, each top-level item's kept by its key (`FHIRResponsePieceKey`):
@@ -119,4 +122,12 @@ final class FHIRStepChecker: StepChecker {
             "\(finding.message): sibling items share the linkId '\(shared)' (que-2), so the response's items are matched to them by order, and one left out moves those after it onto the wrong item",
             question: finding.question)
     }
+}
+
+/// What the step checker works out once per submitted response key (`FHIRSurvey.submittedChecks`): the
+/// response's findings, and the page the session's invariant works out afresh (`FHIRFreshPage`), both
+/// functions of what the key holds.
+struct FHIRSubmittedCheck: Sendable {
+    let findings: [Finding]
+    let freshPage: FHIRFreshPage
 }

@@ -153,11 +153,12 @@ public final class FHIRSurvey: Survey {
     /// The form as it opens under each settings, for Questionnaires with SDC expressions (which read the
     /// clock and the launch contexts): sessions that record no coverage start from a copy.
     let expressionOpenings = LazyTable<SessionSettings, FHIROpening>()
-    /// What the step checker found in each submitted response it checked, by the response's key: many walks
-    /// submit the same answers, and a response is read back once.
-    let responseChecks = BoundedMemo<FHIRResponseKey, [Finding]>(capacity: 4096)
+    /// What the step checker found in each submitted response it checked, and the page the session's
+    /// invariant works out afresh, by the response's key: many walks submit the same answers, and a response
+    /// is read back once.
+    let submittedChecks = BoundedMemo<FHIRResponseKey, FHIRSubmittedCheck>(capacity: 4096)
     /// The read-back of each top-level response item the step checker read (nil: the instance writes none),
-    /// by what it is written from: responses new to `responseChecks` are mostly items read before.
+    /// by what it is written from: responses new to `submittedChecks` are mostly items read before.
     let responsePieceChecks = BoundedMemo<FHIRResponsePieceKey, FHIRReadBack?>(capacity: 4096)
     /// The response SDC expressions read (`%resource`), as a tree, by the key of what it is written from:
     /// walks from the same opening write the same responses again and again. Fewer are kept than checks,
