@@ -54,8 +54,6 @@ struct FHIRResponseKey: Hashable, Sendable {
 }
 
 extension FHIRSession {
-    /// The key of the response this session submits, or nil when the form has SDC expressions (whose
-    /// evaluation at Submit reads more than the key holds).
     /// The key of the submitted response (nil before Submit), worked out once: nothing changes after Submit.
     var submittedResponseKey: FHIRResponseKey? {
         guard state.submitted else { return nil }
@@ -64,6 +62,8 @@ extension FHIRSession {
         return keptResponseKey
     }
 
+    /// The key of the response this session submits, or nil when the form has SDC expressions (whose
+    /// evaluation at Submit reads more than the key holds).
     var responseKey: FHIRResponseKey? {
         guard expressions == nil else { return nil }
         // The state's parts are read once, not through the session at every instance.
