@@ -1,3 +1,4 @@
+import Foundation
 import SurveyCore
 import SurveyHarness
 import SurveyReplayTestSupport
@@ -94,6 +95,30 @@ struct FHIRResponseCheckTests {
             #expect(pieces < keys, "\(pieces) top-level items read for \(keys) new responses")
             #expect(pieces >= items, "\(pieces) top-level items read for \(items) distinct ones written")
         }
+    }
+
+    @Test("the project's Questionnaires and synthetic ones with nested and repeating groups: one check a key, and the same for every session with it")
+    func projectAndSynthetic() throws {
+        let root = URL(fileURLWithPath: Corpus.packageRoot).appendingPathComponent("Scenarios")
+        let files = try #require(FileManager.default.enumerator(atPath: root.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".json") }.sorted()
+        var surveys: [(String, FHIRSurvey)] = []
+        for file in files {
+            let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+            // Forms with SDC expressions are checked without a key: what Submit evaluates reads more.
+            if let survey = try? FormatRegistry.standard.load(SourceFile(path: file, text: text)) as? FHIRSurvey,
+                (survey.makeSession(SessionSettings(today: testToday)) as? FHIRSession)?.expressions == nil
+            {
+                surveys.append((file, survey))
+            }
+        }
+        for (size, seed) in [(60, 2 as UInt64), (120, 4)] {
+            surveys.append(("synthetic \(size)/\(seed)", try loadQuestionnaire(SyntheticFHIR().text(size: size, seed: seed))))
+        }
+        var submits = 0
+        for (label, survey) in surveys {
+            for options in [[:], ["engine": "android-fhir"]] { submits += check(survey, options: options, walks: 80, "\(label) \(options)").submits }
+        }
+        #expect(surveys.count >= 8 && submits > 1000, "\(surveys.count) forms, \(submits) submits")
     }
 
     @Test("a fresh page kept for a response key still finds a session whose own page drifted", .requires(.corpus))
