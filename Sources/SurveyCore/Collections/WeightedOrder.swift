@@ -81,14 +81,21 @@ public struct WeightedOrder: Sendable {
         storedTotals &+= delta
     }
 
-    /// The total weight of a kind of the elements before `element`.
+    /// The total weight of a kind of the elements before `element`. Its chunk is summed from the nearer end:
+    /// the elements before it onto the chunks before, or those from it on off the chunks up to its own.
     @inlinable public func rank(_ element: Int32, kind: Int) -> Int {
         let entry = entries[Int(element)]
         precondition(entry.chunk >= 0, "element \(element) is not in the order")
         let position = Int(positionOfChunk[Int(entry.chunk)])
-        var total = Int(prefix(position)[kind])
         let chunk = chunks[position]
-        for index in 0..<Int(entry.offset) { total += Self.weight(packedWeights[Int(chunk[index])], kind: kind) }
+        let offset = Int(entry.offset)
+        if offset * 2 <= chunk.count {
+            var total = Int(prefix(position)[kind])
+            for index in 0..<offset { total += Self.weight(packedWeights[Int(chunk[index])], kind: kind) }
+            return total
+        }
+        var total = Int(prefix(position + 1)[kind])
+        for index in offset..<chunk.count { total -= Self.weight(packedWeights[Int(chunk[index])], kind: kind) }
         return total
     }
 
