@@ -115,10 +115,23 @@ public struct WeightedOrder: Sendable {
             }
             step /= 2
         }
-        for element in chunks[position] {
-            let weight = Int32(Self.weight(packedWeights[Int(element)], kind: kind))
-            if remaining < weight { return element }
-            remaining -= weight
+        // In the chunk from its nearer end: from its start, the element whose running weight passes what
+        // remains; from its end, the one whose running weight reaches what remains of the chunk's total.
+        let chunk = chunks[position]
+        let chunkTotal = prefix(position + 1)[kind] - (Int32(k) - remaining)
+        if remaining * 2 < chunkTotal {
+            for element in chunk {
+                let weight = Int32(Self.weight(packedWeights[Int(element)], kind: kind))
+                if remaining < weight { return element }
+                remaining -= weight
+            }
+        } else {
+            let target = chunkTotal - remaining
+            var running: Int32 = 0
+            for element in chunk.reversed() {
+                running += Int32(Self.weight(packedWeights[Int(element)], kind: kind))
+                if running >= target { return element }
+            }
         }
         preconditionFailure("the chunk sums and the weights disagree")
     }
