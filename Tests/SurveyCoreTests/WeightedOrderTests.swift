@@ -22,8 +22,11 @@ struct WeightedOrderTests {
             let total = reference.order.reduce(0) { $0 + Int(reference.weights[$1]![kind]) }
             #expect(Int(order.totals[kind]) == total, sourceLocation: sourceLocation)
             var running = 0
-            for element in reference.order {
+            for (index, element) in reference.order.enumerated() {
                 #expect(order.rank(element, kind: kind) == running, sourceLocation: sourceLocation)
+                #expect(order.hasWeight(kind: kind, before: element) == (running > 0), sourceLocation: sourceLocation)
+                let nextWeighted = reference.order[(index + 1)...].first { reference.weights[$0]![kind] > 0 }
+                #expect(order.next(after: element, withWeightOf: kind) == nextWeighted, sourceLocation: sourceLocation)
                 for k in running..<(running + Int(reference.weights[element]![kind])) {
                     #expect(order.select(kind: kind, k) == element, sourceLocation: sourceLocation)
                 }

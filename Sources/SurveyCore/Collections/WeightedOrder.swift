@@ -163,6 +163,33 @@ public struct WeightedOrder: Sendable {
         return position > 0 ? chunks[position - 1].last : nil
     }
 
+    /// Whether an element before `element` has a weight of the kind (`rank(element, kind:) > 0`), looked for
+    /// from the element back through its chunk, then in the chunks before by their sums.
+    @inlinable public func hasWeight(kind: Int, before element: Int32) -> Bool {
+        let entry = entries[Int(element)]
+        precondition(entry.chunk >= 0, "element \(element) is not in the order")
+        let position = Int(positionOfChunk[Int(entry.chunk)])
+        let chunk = chunks[position]
+        for index in stride(from: Int(entry.offset) - 1, through: 0, by: -1) where Self.weight(packedWeights[Int(chunk[index])], kind: kind) > 0 {
+            return true
+        }
+        return prefix(position)[kind] > 0
+    }
+
+    /// The first element after `element` with a weight of the kind (`select(kind:, rank + weight)`), looked for
+    /// through the rest of its chunk, then in the chunks after by their sums.
+    @inlinable public func next(after element: Int32, withWeightOf kind: Int) -> Int32? {
+        let entry = entries[Int(element)]
+        precondition(entry.chunk >= 0, "element \(element) is not in the order")
+        let position = Int(positionOfChunk[Int(entry.chunk)])
+        let chunk = chunks[position]
+        for index in (Int(entry.offset) + 1)..<chunk.count where Self.weight(packedWeights[Int(chunk[index])], kind: kind) > 0 {
+            return chunk[index]
+        }
+        let through = prefix(position + 1)[kind]
+        return through < totals[kind] ? select(kind: kind, Int(through)) : nil
+    }
+
     /// Every element, in order.
     public var elements: [Int32] { chunks.flatMap { $0 } }
 

@@ -141,14 +141,14 @@ extension FHIRSession {
     /// Back shows when a question on the page comes before the focus (or, past the end, when any is shown).
     var canGoBack: Bool {
         guard state.focus >= 0 else { return visibleCount > 0 }
-        return state.instances.isLive(state.focus) && state.instances.order.rank(state.focus, kind: FHIRPage.questions) > 0
+        return state.instances.isLive(state.focus) && state.instances.order.hasWeight(kind: FHIRPage.questions, before: state.focus)
     }
 
     /// The first question on the page after an instance (nil: from the top).
     func nextQuestion(after slot: Int32?) -> Int32? {
         let order = state.instances.order
-        let k = slot.map { order.rank($0, kind: FHIRPage.questions) + Int(order.weights(of: $0)[FHIRPage.questions]) } ?? 0
-        return k < Int(order.totals[FHIRPage.questions]) ? order.select(kind: FHIRPage.questions, k) : nil
+        guard let slot else { return order.totals[FHIRPage.questions] > 0 ? order.select(kind: FHIRPage.questions, 0) : nil }
+        return order.next(after: slot, withWeightOf: FHIRPage.questions)
     }
 
     /// The last question on the page before an instance (nil: from the end).
