@@ -52,7 +52,7 @@ struct WeightedOrderTests {
         mutating func weights() -> SIMD4<UInt8> { SIMD4(UInt8(next(2)), UInt8(next(4)), UInt8(next(3)), UInt8(next(4))) }
     }
 
-    @Test("runs inserted, removed and reweighted anywhere, chunks splitting and emptying, agree with a plain array")
+    @Test("runs inserted, removed and reweighted anywhere, chunks splitting and emptying, agree with a plain array, and copies keep their state")
     func randomEdits() {
         var random = Random(state: 7)
         var reference = Reference()
@@ -62,6 +62,7 @@ struct WeightedOrderTests {
         var order = WeightedOrder(start, weights: { reference.weights[$0]! })
         check(order, reference)
         var nextElement: Int32 = 600
+        var copies: [(WeightedOrder, Reference)] = []
         for step in 0..<400 {
             switch random.next(4) {
             case 0 where !reference.order.isEmpty:
@@ -86,9 +87,14 @@ struct WeightedOrderTests {
                 order.setWeights(element, weights)
                 reference.weights[element] = weights
             }
-            if step % 40 == 39 { check(order, reference) }
+            if step % 40 == 39 {
+                check(order, reference)
+                copies.append((order, reference))
+            }
         }
         check(order, reference)
+        // Each copy taken along the way is still the order it was, whatever changed the original since.
+        for (copy, itsReference) in copies { check(copy, itsReference) }
     }
 
     @Test("a copy is unchanged by changes to the original")

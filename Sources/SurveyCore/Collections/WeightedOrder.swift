@@ -28,17 +28,75 @@ public struct WeightedOrder: Sendable {
         }
     }
 
-    /// Chunks in order, as element lists, and the stable id of each.
-    @usableFromInline var chunks: [[Int32]] = []
-    @usableFromInline var chunkIDs: [Int32] = []
-    /// The position of each chunk id in `chunks`.
-    @usableFromInline var positionOfChunk: [Int32] = []
-    /// A Fenwick tree over the chunks' weight sums (1-based): the one array a change of weights touches, so a
-    /// copy that changes weights copies little.
-    @usableFromInline var tree: [Weights] = [.zero]
-    @usableFromInline var entries = ChunkedArray<Entry>()
-    /// Each element's weights, two bits a kind (`packed`); zero for an element not in the order.
-    @usableFromInline var packedWeights = ChunkedArray<UInt8>()
+    /// Where the order's lists are kept: one reference, so that a copy of the order (which sessions make as
+    /// they read it out of their state) retains one object rather than each list. A change of an order whose
+    /// box another copy shares gives it a box of its own first, holding the same lists, which still share
+    /// their storage until they change.
+    @usableFromInline final class Storage: @unchecked Sendable {
+        /// Chunks in order, as element lists, and the stable id of each.
+        @usableFromInline @exclusivity(unchecked) var chunks: [[Int32]] = []
+        @usableFromInline @exclusivity(unchecked) var chunkIDs: [Int32] = []
+        /// The position of each chunk id in `chunks`.
+        @usableFromInline @exclusivity(unchecked) var positionOfChunk: [Int32] = []
+        /// A Fenwick tree over the chunks' weight sums (1-based): the one array a change of weights touches,
+        /// so a copy that changes weights copies little.
+        @usableFromInline @exclusivity(unchecked) var tree: [Weights] = [.zero]
+        @usableFromInline @exclusivity(unchecked) var entries = ChunkedArray<Entry>()
+        /// Each element's weights, two bits a kind (`packed`); zero for an element not in the order.
+        @usableFromInline @exclusivity(unchecked) var packedWeights = ChunkedArray<UInt8>()
+
+        @usableFromInline init() {}
+
+        @usableFromInline init(sharing other: Storage) {
+            chunks = other.chunks
+            chunkIDs = other.chunkIDs
+            positionOfChunk = other.positionOfChunk
+            tree = other.tree
+            entries = other.entries
+            packedWeights = other.packedWeights
+        }
+    }
+
+    @usableFromInline var storage = Storage()
+
+    /// The box, made this order's own before a change.
+    @usableFromInline var ownStorage: Storage {
+        mutating get {
+            if !isKnownUniquelyReferenced(&storage) { storage = Storage(sharing: storage) }
+            return storage
+        }
+    }
+
+    @usableFromInline var chunks: [[Int32]] {
+        _read { yield storage.chunks }
+        _modify { yield &ownStorage.chunks }
+    }
+
+    @usableFromInline var chunkIDs: [Int32] {
+        _read { yield storage.chunkIDs }
+        _modify { yield &ownStorage.chunkIDs }
+    }
+
+    @usableFromInline var positionOfChunk: [Int32] {
+        _read { yield storage.positionOfChunk }
+        _modify { yield &ownStorage.positionOfChunk }
+    }
+
+    @usableFromInline var tree: [Weights] {
+        _read { yield storage.tree }
+        _modify { yield &ownStorage.tree }
+    }
+
+    @usableFromInline var entries: ChunkedArray<Entry> {
+        _read { yield storage.entries }
+        _modify { yield &ownStorage.entries }
+    }
+
+    @usableFromInline var packedWeights: ChunkedArray<UInt8> {
+        _read { yield storage.packedWeights }
+        _modify { yield &ownStorage.packedWeights }
+    }
+
     @usableFromInline var storedTotals: Weights = .zero
     @usableFromInline var storedCount = 0
 
