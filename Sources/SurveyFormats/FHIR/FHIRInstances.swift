@@ -33,16 +33,68 @@ struct FHIRInstances: Sendable {
     }
 
     let plan: FHIRBlockPlan
-    private(set) var slots = ChunkedArray<Slot>()
-    private(set) var blocks = ChunkedArray<Block>()
+
+    /// Where the instances' lists are kept: one reference, so that a copy of the instances (which a session
+    /// makes as it reads them out of its state) retains one object rather than each list. A change of
+    /// instances whose box another copy shares gives them a box of their own first, holding the same lists,
+    /// which still share their storage until they change.
+    final class Storage: @unchecked Sendable {
+        @exclusivity(unchecked) var slots = ChunkedArray<Slot>()
+        @exclusivity(unchecked) var blocks = ChunkedArray<Block>()
+        @exclusivity(unchecked) var containers = ChunkedArray<[Int32]>()
+        @exclusivity(unchecked) var order = WeightedOrder()
+        @exclusivity(unchecked) var listing = Listing()
+
+        init() {}
+
+        init(sharing other: Storage) {
+            slots = other.slots
+            blocks = other.blocks
+            containers = other.containers
+            order = other.order
+            listing = other.listing
+        }
+    }
+
+    private var storage = Storage()
+
+    /// The box, made these instances' own before a change.
+    private var ownStorage: Storage {
+        mutating get {
+            if !isKnownUniquelyReferenced(&storage) { storage = Storage(sharing: storage) }
+            return storage
+        }
+    }
+
+    private(set) var slots: ChunkedArray<Slot> {
+        _read { yield storage.slots }
+        _modify { yield &ownStorage.slots }
+    }
+
+    private(set) var blocks: ChunkedArray<Block> {
+        _read { yield storage.blocks }
+        _modify { yield &ownStorage.blocks }
+    }
+
     /// The blocks in each container, in order; a removed group instance leaves its container's list.
-    private(set) var containers = ChunkedArray<[Int32]>()
+    private(set) var containers: ChunkedArray<[Int32]> {
+        _read { yield storage.containers }
+        _modify { yield &ownStorage.containers }
+    }
+
     /// The slots on the page (in attached blocks), in document order.
-    var order = WeightedOrder()
+    var order: WeightedOrder {
+        _read { yield storage.order }
+        _modify { yield &ownStorage.order }
+    }
+
     /// The instances listed as `FHIRInstanceTree` lists them, worked out when first asked for. Every change
     /// of the blocks or of what is on the page puts a new box here, so the copies sharing a box (a session
     /// and the states it saved, sessions and the opening they started from) have the same instances.
-    private(set) var listing = Listing()
+    private(set) var listing: Listing {
+        _read { yield storage.listing }
+        _modify { yield &ownStorage.listing }
+    }
     typealias Listing = Lazy<FHIRInstanceTree>
 
     /// The root block alone, with one instance of every repeating group, none in the order yet.
