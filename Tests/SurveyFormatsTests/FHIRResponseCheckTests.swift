@@ -121,6 +121,55 @@ struct FHIRResponseCheckTests {
         #expect(surveys.count >= 8 && submits > 1000, "\(surveys.count) forms, \(submits) submits")
     }
 
+    /// A repeating group whose repeats each hold a choice and a question it enables.
+    private func trips() throws -> FHIRSurvey {
+        try loadQuestionnaire(
+            questionnaireText([
+                fhirItem(
+                    "trip", "group", #""repeats": true"#,
+                    items: [
+                        fhirItem("country", "choice", codingOptions(["br", "ke"])),
+                        fhirItem("malaria", "boolean", enableWhen: [condition("country", "=", codingAnswer("ke"))]),
+                    ])
+            ]))
+    }
+
+    @Test(
+        "a repeat left out of the response (nothing answered in it) moves those after it: their answers read under earlier numbers, and are judged by the instance that wrote them",
+        arguments: [[:], ["engine": "android-fhir"]])
+    func repeatLeftOut(options: [String: String]) throws {
+        let survey = try trips()
+        let session = try #require(survey.makeSession(SessionSettings(today: testToday, options: options)) as? FHIRSession)
+        for action: Action in [.add(group: "trip"), .answer(question: "trip#2/country", value: coding("ke")), .answer(question: "trip#2/malaria", value: true)] {
+            #expect(session.perform(action).outcome == .ok, "\(action)")
+        }
+        let result = session.perform(.submit)
+        #expect(result.outcome == .ok)
+        // The response holds one trip, trip #2's: read back, its answers are trip #1's.
+        let payload = try #require(session.payload)
+        #expect(payload.objectValue?["item"]?.arrayValue?.count == 1)
+        let readBack = survey.readBack(response: payload, settings: session.settings)
+        #expect(readBack.answered == ["trip#1/country", "trip#1/malaria"])
+        let input = session.submittedInput
+        let positions = FHIRStandardResponse().positionsAsRead(input)
+        #expect(positions["trip#1/malaria"] == input.tree.indexByID["trip#2/malaria"])
+        for checker in [FHIRStepChecker(survey: survey), FHIRStepChecker(survey: survey, memoizes: false)] {
+            #expect(checker.check(session, after: .submit, result: result).isEmpty)
+        }
+        // An answer read on an instance that is disabled, written by none, is still found.
+        let checker = FHIRStepChecker(survey: survey)
+        let twoTrips = try #require(survey.makeSession(SessionSettings(today: testToday, options: options)) as? FHIRSession)
+        for action: Action in [
+            .add(group: "trip"), .answer(question: "trip#1/country", value: coding("br")), .answer(question: "trip#2/country", value: coding("ke")),
+            .answer(question: "trip#2/malaria", value: true), .submit,
+        ] {
+            #expect(twoTrips.perform(action).outcome == .ok, "\(action)")
+        }
+        let claimed = FHIRReadBack(answered: ["trip#1/malaria"])
+        #expect(checker.findings(claimed, completed: true, twoTrips).map(\.property) == ["disabled-item-answered"])
+        #expect(checker.findings(FHIRReadBack(answered: ["trip#2/malaria"]), completed: true, twoTrips).isEmpty)
+    }
+
     @Test("a fresh page kept for a response key still finds a session whose own page drifted", .requires(.corpus))
     func keptFreshPageStillChecks() throws {
         let survey = try FHIRCorpus.load("androidfhir-screener-questionnaire.json")

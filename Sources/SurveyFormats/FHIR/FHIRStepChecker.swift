@@ -91,7 +91,7 @@ final class FHIRStepChecker: StepChecker {
     /// The response rules of §A2 over what reading the response back found: completed only when every enabled
     /// required item is answered; the structure rules; every answer readable as `import` reads it and placed
     /// on an instance that is enabled.
-    private func findings(_ readBack: FHIRReadBack, completed: Bool, _ session: FHIRSession) -> [Finding] {
+    func findings(_ readBack: FHIRReadBack, completed: Bool, _ session: FHIRSession) -> [Finding] {
         var findings: [Finding] = []
         let input = session.submittedInput
         if completed, let missing = input.unansweredRequired.first {
@@ -102,8 +102,13 @@ final class FHIRStepChecker: StepChecker {
             return findings + [Finding(.engineError, "response-readable", "the response cannot be read back as import reads it")]
         }
         var placed = readBack.problems
-        for question in readBack.answered {
-            if let position = input.tree.indexByID[question], !input.enablement[position] {
+        let disabled = readBack.answered.filter { question in input.tree.indexByID[question].map { !input.enablement[$0] } ?? false }
+        if !disabled.isEmpty {
+            // Reading numbers the repeats of an item among the response items written: with a repeat left out
+            // (nothing answered in it), an answer of a later one reads under an earlier one's id. It is judged
+            // by the instance that wrote it.
+            let written = (session.profile.response as? FHIRStandardResponse)?.positionsAsRead(input)
+            for question in disabled where written?[question].map({ !input.enablement[$0] }) ?? true {
                 placed.append(Finding(.engineError, "disabled-item-answered", "the response holds '\(question)', which is disabled", question: question))
             }
         }
