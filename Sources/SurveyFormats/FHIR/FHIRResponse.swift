@@ -81,12 +81,18 @@ struct FHIRStandardResponse: FHIRResponseWriter {
     /// The response items of the instances directly under `parent` (the top level for nil), for one answer
     /// of a question parent.
     private func children(of parent: Int?, answer: Int?, _ input: FHIRResponseInput) -> [JSONValue] {
+        childPositions(of: parent, answer: answer, input).compactMap { item(at: $0, input) }
+    }
+
+    /// The positions of the instances directly under `parent` (the top level for nil), for one answer of a
+    /// question parent: those whose response items `children(of:answer:_:)` writes there, when written.
+    func childPositions(of parent: Int?, answer: Int?, _ input: FHIRResponseInput) -> [Int] {
         let range = parent.map { ($0 + 1)..<input.tree.instances[$0].end } ?? 0..<input.tree.instances.count
-        var result: [JSONValue] = []
+        var result: [Int] = []
         var position = range.lowerBound
         while position < range.upperBound {
             let instance = input.tree.instances[position]
-            if instance.answerIndex == answer || parent == nil, let item = item(at: position, input) { result.append(item) }
+            if instance.answerIndex == answer || parent == nil { result.append(position) }
             position = instance.end
         }
         return result

@@ -40,18 +40,4 @@ extension FHIRStandardResponse {
             }
         }
     }
-
-    /// The positions of the instances directly under `parent` (the top level for nil), for one answer of a
-    /// question parent: those whose response items `children(of:answer:_:)` writes there.
-    private func childPositions(of parent: Int?, answer: Int?, _ input: FHIRResponseInput) -> [Int] {
-        let range = parent.map { ($0 + 1)..<input.tree.instances[$0].end } ?? 0..<input.tree.instances.count
-        var result: [Int] = []
-        var position = range.lowerBound
-        while position < range.upperBound {
-            let instance = input.tree.instances[position]
-            if instance.answerIndex == answer || parent == nil { result.append(position) }
-            position = instance.end
-        }
-        return result
-    }
 }
