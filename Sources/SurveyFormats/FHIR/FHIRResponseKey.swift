@@ -54,14 +54,6 @@ struct FHIRResponseKey: Hashable, Sendable {
 }
 
 extension FHIRSession {
-    /// The key of the submitted response (nil before Submit), worked out once: nothing changes after Submit.
-    var submittedResponseKey: FHIRResponseKey? {
-        guard state.submitted else { return nil }
-        if let keptResponseKey { return keptResponseKey }
-        keptResponseKey = responseKey
-        return keptResponseKey
-    }
-
     /// The key of the response this session submits, or nil when the form has SDC expressions (whose
     /// evaluation at Submit reads more than the key holds).
     var responseKey: FHIRResponseKey? {

@@ -71,8 +71,6 @@ final class FHIRSession: SurveySession {
     /// The response and what it is written from, worked out when first read after Submit.
     private var response: JSONValue?
     private var submitted: FHIRResponseInput?
-    /// The key of the submitted response, worked out when first read (`submittedResponseKey`).
-    @exclusivity(unchecked) var keptResponseKey: FHIRResponseKey?
     /// After Submit, the page worked out afresh for the invariant, when the step checker found it kept for
     /// the response's key (`FHIRSubmittedCheck`): nothing changes after Submit.
     @exclusivity(unchecked) var keptFreshPage: FHIRFreshPage?

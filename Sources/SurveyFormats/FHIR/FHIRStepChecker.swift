@@ -45,7 +45,7 @@ final class FHIRStepChecker: StepChecker {
     /// first time is read back top-level item by top-level item, each kept by what it is written from: walks
     /// write the same items in many combinations (`piecewiseReadBack`).
     private func submittedResponseFindings(_ session: FHIRSession) -> [Finding] {
-        guard memoizes, let key = session.submittedResponseKey, let writer = session.profile.response as? FHIRStandardResponse else {
+        guard memoizes, session.state.submitted, let key = session.responseKey, let writer = session.profile.response as? FHIRStandardResponse else {
             guard let response = session.payload else { return [] }
             let completed = response.objectValue?["status"]?.stringValue == "completed"
             return findings(survey.readBack(response: response, settings: session.settings), completed: completed, session)
