@@ -107,6 +107,26 @@ import Testing
         #expect(try evaluate("now()", clock: scenario) == ["@2026-11-23T01:01:01.000Z (dateTime)"])
     }
 
+    @Test("an environment layered over another finds its own variables first, then the base's, with the base's clock and sinks")
+    func layeredEnvironment() throws {
+        let clock = FHIRPathClock(now: FHIRPathDateTime.parse("2026-05-01T09:30:15.250+02:00", kind: .dateTime)!)
+        let base = FHIRPathEnvironment(variableList: [("shared", [.integer(1)]), ("shadowed", [.integer(2)])], clock: clock)
+        // A name listed twice has its first value.
+        let layered = FHIRPathEnvironment(variableList: [("own", [.integer(3)]), ("shadowed", [.integer(4)]), ("own", [.integer(5)])], over: base)
+        let expression = try FHIRPathExpression("%own | %shadowed | %shared | today()")
+        #expect(try expression.evaluate(on: [], layered).map(FHIRPathResultJSON.text) == ["3 (integer)", "4 (integer)", "1 (integer)", "@2026-05-01 (date)"])
+        // The base is unchanged, and a name neither has is an error.
+        #expect(try FHIRPathExpression("%shadowed").evaluate(on: [], base).map(FHIRPathResultJSON.text) == ["2 (integer)"])
+        #expect(throws: FHIRPathError.self) { try FHIRPathExpression("%own").evaluate(on: [], base) }
+        // Every variable, as the first of each name gives it.
+        #expect(layered.variables.mapValues { $0.map(FHIRPathResultJSON.text) } == ["own": ["3 (integer)"], "shadowed": ["4 (integer)"], "shared": ["1 (integer)"]])
+        // Setting the variables replaces them all, base included.
+        var replaced = layered
+        replaced.variables = ["only": [.boolean(true)]]
+        #expect(throws: FHIRPathError.self) { try FHIRPathExpression("%shared").evaluate(on: [], replaced) }
+        #expect(try FHIRPathExpression("%own").evaluate(on: [], layered).map(FHIRPathResultJSON.text) == ["3 (integer)"])
+    }
+
     @Test("trace() hands its collection to the environment's sink and passes its input on")
     func trace() throws {
         final class Sink: @unchecked Sendable { var lines: [String] = [] }

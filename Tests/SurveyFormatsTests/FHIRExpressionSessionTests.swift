@@ -226,6 +226,31 @@ struct FHIRExpressionSessionTests {
         #expect(android.answer(for: "count") == 1)
     }
 
+    @Test("LHC-Forms: a variable of a repeating group has a value for each instance, found again by each as instances come and go")
+    func variablesOfInstances() throws {
+        let items = [
+            fhirItem("visit", "group", #""repeats": true, "# + extensions(sdcExtension("variable", "%context.item.where(linkId='n').answer.value", name: "v")), items: [
+                fhirItem("n", "integer"),
+                fhirItem("double", "integer", #""readOnly": true, "# + extensions(calculated("%v * 2"))),
+            ]),
+        ]
+        let session = try sdcSession(items)
+        func doubles() -> [JSONValue?] { ["visit#1/double", "visit#2/double", "visit#3/double"].map { session.answer(for: $0) } }
+        session.play(.answer("visit#1/n", 1))
+        #expect(doubles() == [2, nil, nil])
+        session.play(.add(group: "visit"), .answer("visit#2/n", 5))
+        #expect(doubles() == [2, 10, nil])
+        session.play(.answer("visit#1/n", 3))
+        #expect(doubles() == [6, 10, nil])
+        // The second visit becomes the first: its value goes with it.
+        session.play(.remove(instance: "visit#1"))
+        #expect(doubles() == [10, nil, nil])
+        session.play(.answer("visit#1/n", 7), .add(group: "visit"), .answer("visit#2/n", 4), .add(group: "visit"), .answer("visit#3/n", 0))
+        #expect(doubles() == [14, 8, 0])
+        session.play(.answer("visit#2/n", 6))
+        #expect(doubles() == [14, 12, 0])
+    }
+
     @Test("a %name nothing defines: LHC-Forms' fhirpath.js throws (here in an enableWhenExpression: the form breaks as it opens), android-fhir reads it empty")
     func undefinedVariable() throws {
         let items = [fhirItem("x", "string", extensions(sdcExtension("sdc-questionnaire-enableWhenExpression", "%missing.exists().not()")))]

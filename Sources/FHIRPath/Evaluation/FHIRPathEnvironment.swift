@@ -18,12 +18,15 @@ public struct FHIRPathEnvironment: Sendable {
         var resources: [FHIRTree]
         var trace: (@Sendable (String, [FHIRPathItem]) -> Void)?
         var iifObserver: IIFObserver?
+        /// The variables of the environment this one was layered over (`init(variableList:over:)`): a name
+        /// not in `list` is looked up there.
+        let base: Storage?
 
         static let listLimit = 16
 
         init(
             list: [(name: String, value: FHIRPathCollection)], clock: FHIRPathClock, terminology: FHIRPathTerminology, resources: [FHIRTree],
-            trace: (@Sendable (String, [FHIRPathItem]) -> Void)?, iifObserver: IIFObserver?
+            trace: (@Sendable (String, [FHIRPathItem]) -> Void)?, iifObserver: IIFObserver?, base: Storage? = nil
         ) {
             self.list = list
             byName = list.count > Self.listLimit ? Dictionary(list, uniquingKeysWith: { first, _ in first }) : [:]
@@ -32,10 +35,28 @@ public struct FHIRPathEnvironment: Sendable {
             self.resources = resources
             self.trace = trace
             self.iifObserver = iifObserver
+            self.base = base
         }
 
         func copy() -> Storage {
-            Storage(list: list, clock: clock, terminology: terminology, resources: resources, trace: trace, iifObserver: iifObserver)
+            Storage(list: list, clock: clock, terminology: terminology, resources: resources, trace: trace, iifObserver: iifObserver, base: base)
+        }
+
+        /// The value of a variable of this list or of the lists it was layered over.
+        func variable(_ name: String) -> [FHIRPathItem]? {
+            if list.count <= Self.listLimit {
+                for entry in list where entry.name == name { return entry.value }
+            } else if let value = byName[name] {
+                return value
+            }
+            return base?.variable(name)
+        }
+
+        /// Every variable, the first of a name kept (this list's before its base's).
+        var all: [String: [FHIRPathItem]] {
+            var found = base?.all ?? [:]
+            for (name, value) in list.reversed() { found[name] = value }
+            return found
         }
     }
 
@@ -47,11 +68,11 @@ public struct FHIRPathEnvironment: Sendable {
 
     /// Variables by name, without the `%`.
     public var variables: [String: [FHIRPathItem]] {
-        get { Dictionary(storage.list, uniquingKeysWith: { first, _ in first }) }
+        get { storage.all }
         set {
-            unique()
-            storage.list = newValue.map { ($0.key, $0.value) }
-            storage.byName = storage.list.count > Storage.listLimit ? newValue : [:]
+            storage = Storage(
+                list: newValue.map { ($0.key, $0.value) }, clock: storage.clock, terminology: storage.terminology, resources: storage.resources,
+                trace: storage.trace, iifObserver: storage.iifObserver)
         }
     }
 
@@ -125,6 +146,16 @@ public struct FHIRPathEnvironment: Sendable {
         storage = Storage(list: variableList, clock: clock, terminology: .init(), resources: [], trace: nil, iifObserver: nil)
     }
 
+    /// An environment with the variables of a list layered over another environment's: a name in the list
+    /// has its (first) value there, any other name the base's; everything else is the base's. Variables
+    /// shared by many evaluations are bound once in the base, and each evaluation lists only its own.
+    public init(variableList: [(name: String, value: FHIRPathCollection)], over base: FHIRPathEnvironment) {
+        let shared = base.storage
+        storage = Storage(
+            list: variableList, clock: shared.clock, terminology: shared.terminology, resources: shared.resources, trace: shared.trace,
+            iifObserver: shared.iifObserver, base: shared)
+    }
+
     /// The value a JSON value gives a variable: an object (a resource, a Coding…) as the root of its own
     /// tree, an array as its items, a string, number or Boolean as that System value (a number keeps the
     /// precision it is written with), null as empty.
@@ -145,13 +176,7 @@ public struct FHIRPathEnvironment: Sendable {
     /// The value of a `%` name: a variable, or one of the constants FHIR defines (`%ucum`, `%sct`,
     /// `%loinc`, `%vs-name`, `%ext-name`); nil when there is none.
     func variable(_ name: String) -> [FHIRPathItem]? {
-        let storage = storage
-        if storage.list.count <= Storage.listLimit {
-            for entry in storage.list where entry.name == name { return entry.value }
-        } else if let value = storage.byName[name] {
-            return value
-        }
-        return Self.constant(name).map { [.string($0)] }
+        storage.variable(name) ?? Self.constant(name).map { [.string($0)] }
     }
 
     /// The URLs FHIR's FHIRPath constants stand for (FHIR R4 "FHIRPath" section 2.1.9.1.7).

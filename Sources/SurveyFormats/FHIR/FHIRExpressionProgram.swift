@@ -7,23 +7,26 @@ import SurveyCore
 /// it reads, an evaluation order in which what an expression reads is computed before it, and the cycles
 /// that make such an order impossible. Sessions evaluate from it; lint reports from it.
 struct FHIRExpressionProgram: Sendable {
-    /// One expression: on an item (`item`), or on the Questionnaire itself (nil).
-    struct Node: Sendable {
+    /// One expression: on an item (`item`), or on the Questionnaire itself (nil). A class, so that a pass
+    /// reads a node's parts where they are rather than copying them out with a retain each.
+    final class Node: Sendable {
         let item: Int?
         let expression: FHIR.SDCExpression
         /// What it reads, from its syntax (nil when it does not compile).
         let dependencies: FHIRPathDependencies?
         /// The variable nodes its `%names` resolve to.
-        var variables: [String: Int] = [:]
+        let variables: [String: Int]
+        /// The same, in name order: the order its evaluations list them in.
+        let variableList: [(name: String, node: Int)]
         /// The `%names` it uses that nothing defines where it stands: no variable in scope, no launch
         /// context, no name the engines bind.
-        var unresolved: [String] = []
+        let unresolved: [String]
         /// The items whose answers it reads: those its `linkId = '…'` comparisons name.
-        var reads: [Int] = []
+        let reads: [Int]
         /// Whether it reads answers without naming their linkIds (`%resource.item.answer`): any change counts.
-        var readsAnyAnswer = false
+        let readsAnyAnswer: Bool
         /// The linkIds it compares that no item has.
-        var unknownLinkIds: [String] = []
+        let unknownLinkIds: [String]
         /// Whether evaluating it needs the response: it names `%resource`, `%rootResource` or `%context`, or
         /// reads its input (the instance's response item). One that does not gives the same result without it.
         let readsResponse: Bool
@@ -31,11 +34,25 @@ struct FHIRExpressionProgram: Sendable {
         /// (`FHIRResponseSlice`): it is evaluated on the response cut down to those, and its results are kept
         /// with that response. Nil: it may read any part (or none, without `readsResponse`).
         let responseSlice: Set<String>?
+        /// The compiled FHIRPath, or why it does not compile; neither when it is no FHIRPath.
+        let fhirPath: FHIRPathExpression?
+        let compileError: FHIRPathError?
 
-        init(item: Int?, expression: FHIR.SDCExpression, dependencies: FHIRPathDependencies?) {
-            self.item = item
-            self.expression = expression
-            self.dependencies = dependencies
+        init(_ draft: Draft) {
+            item = draft.item
+            expression = draft.expression
+            switch draft.expression.compiled {
+            case .success(let compiled)?: (fhirPath, compileError) = (compiled, nil)
+            case .failure(let error)?: (fhirPath, compileError) = (nil, error)
+            case nil: (fhirPath, compileError) = (nil, nil)
+            }
+            dependencies = draft.dependencies
+            variables = draft.variables
+            variableList = draft.variables.sorted { $0.key < $1.key }.map { (name: $0.key, node: $0.value) }
+            unresolved = draft.unresolved
+            reads = draft.reads
+            readsAnyAnswer = draft.readsAnyAnswer
+            unknownLinkIds = draft.unknownLinkIds
             readsResponse = dependencies.map { $0.readsInput || !$0.variables.isDisjoint(with: ["resource", "rootResource", "context"]) } ?? true
             if readsResponse, let dependencies, let syntax = expression.program?.syntax {
                 responseSlice = FHIRResponseSlice.linkIds(of: syntax, dependencies: dependencies)
@@ -53,6 +70,18 @@ struct FHIRExpressionProgram: Sendable {
             }
             return found
         }
+    }
+
+    /// A node as the program's reading works it out, before it is fixed.
+    struct Draft {
+        let item: Int?
+        let expression: FHIR.SDCExpression
+        let dependencies: FHIRPathDependencies?
+        var variables: [String: Int] = [:]
+        var unresolved: [String] = []
+        var reads: [Int] = []
+        var readsAnyAnswer = false
+        var unknownLinkIds: [String] = []
     }
 
     let nodes: [Node]
@@ -83,14 +112,14 @@ struct FHIRExpressionProgram: Sendable {
 
     init(_ survey: FHIROutline) {
         let items = survey.items
-        var nodes: [Node] = []
+        var nodes: [Draft] = []
         var variablesOfItem: [Int?: [String: Int]] = [:]
         func add(_ expression: FHIR.SDCExpression, item: Int?) {
             guard expression.kind != .notEvaluated, expression.language == .fhirPath || expression.kind == .variable else { return }
             if expression.kind == .variable, let name = expression.name, variablesOfItem[item]?[name] == nil {
                 variablesOfItem[item, default: [:]][name] = nodes.count
             }
-            nodes.append(Node(item: item, expression: expression, dependencies: expression.program?.dependencies))
+            nodes.append(Draft(item: item, expression: expression, dependencies: expression.program?.dependencies))
         }
         for expression in survey.rootExpressions { add(expression, item: nil) }
         for index in items.indices {
@@ -141,13 +170,14 @@ struct FHIRExpressionProgram: Sendable {
                 anyReaders.append(index)
             }
         }
-        self.nodes = nodes
+        let fixed = nodes.map(Node.init)
+        self.nodes = fixed
         calculatedOfItem = calculated
         enableWhenOfItem = enableWhen
         readersOfItem = readers
         readersOfAnyAnswer = anyReaders
         usersOfVariable = users
-        (order, cycles) = Self.order(nodes, items: items, calculated: calculated, enableWhen: enableWhen)
+        (order, cycles) = Self.order(fixed, items: items, calculated: calculated, enableWhen: enableWhen)
     }
 
     /// Whether every path it reads starts at the response, the Questionnaire or the item: then the linkIds it

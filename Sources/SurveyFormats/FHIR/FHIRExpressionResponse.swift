@@ -75,16 +75,16 @@ final class FHIRExpressionResults: @unchecked Sendable {
     /// The result kept for `node` with these variables, or `evaluate()`'s, then kept (worked out outside the
     /// lock; two threads may both work it out, and get the same).
     func result(
-        of node: Int, variables: [(name: String, value: FHIRPathCollection)], _ evaluate: () -> Result<FHIRPathCollection, FHIRPathError>
+        of node: Int, variables: ArraySlice<(name: String, value: FHIRPathCollection)>, _ evaluate: () -> Result<FHIRPathCollection, FHIRPathError>
     ) -> Result<FHIRPathCollection, FHIRPathError> {
-        if let entry = lock.withLock({ kept[node] }), Self.identical(entry.variables, variables) { return entry.result }
+        if let entry = lock.withLock({ kept[node] }), Self.identical(entry.variables[...], variables) { return entry.result }
         let result = evaluate()
-        lock.withLock { kept[node] = (variables, result) }
+        lock.withLock { kept[node] = (Array(variables), result) }
         return result
     }
 
     /// The same names in the same order (a node lists its variables in one order) with identical values.
-    private static func identical(_ a: [(name: String, value: FHIRPathCollection)], _ b: [(name: String, value: FHIRPathCollection)]) -> Bool {
+    private static func identical(_ a: ArraySlice<(name: String, value: FHIRPathCollection)>, _ b: ArraySlice<(name: String, value: FHIRPathCollection)>) -> Bool {
         a.count == b.count && zip(a, b).allSatisfy { $0.name == $1.name && $0.value.isIdentical(to: $1.value) }
     }
 }

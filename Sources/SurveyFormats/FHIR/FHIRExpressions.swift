@@ -29,7 +29,7 @@ struct FHIRExpressionMemory: Sendable {
     var resultsComputed = 0
     /// LHC-Forms: each variable's value by the id of the instance defining it ("" on the Questionnaire), kept
     /// until something it reads changes.
-    var variables: [Int: [String: FHIRPathCollection]] = [:]
+    var variables = FHIRVariableValues()
     /// Whether the form is still opening: LHC-Forms runs initialExpressions in every round of its first run.
     var opening = true
     /// The instances the last pass read (`FHIRInstances.listing`, the same object while they stay the same).
@@ -105,6 +105,10 @@ struct FHIRExpressions: Sendable {
     /// `%questionnaire` and the launch contexts bound, each name once, in name order: the environment of an
     /// evaluation starts from them.
     private let constants: [(name: String, value: FHIRPathCollection)]
+    /// The constants bound with the clock, once: every evaluation layers its own variables over them.
+    private let boundConstants: FHIRPathEnvironment
+    /// The same without `%questionnaire`: what android-fhir's population sees.
+    private let populationConstants: FHIRPathEnvironment
     private let clock: FHIRPathClock
     /// Each item's node in the Questionnaire tree, for `%qitem`.
     private let questionnaireItems: [FHIRNode]
@@ -160,6 +164,8 @@ struct FHIRExpressions: Sendable {
             constants[context.name] = [.node(FHIRTree(json: resource).root)]
         }
         self.constants = constants.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        boundConstants = FHIRPathEnvironment(variableList: self.constants, clock: clock)
+        populationConstants = FHIRPathEnvironment(variableList: self.constants.filter { $0.name != "questionnaire" }, clock: clock)
         openingProblem = problem
     }
 
@@ -223,7 +229,10 @@ struct FHIRExpressions: Sendable {
         memory.seen.answers = now
         // Ids compared by position: an instance is read in place, not copied whole with its other strings.
         let sameInstances = seen.ids.count == instances.count && instances.indices.allSatisfy { seen.ids[$0] == instances[$0].id }
-        if !sameInstances { memory.seen.ids = instances.map(\.id) }
+        if !sameInstances {
+            memory.seen.ids = instances.map(\.id)
+            memory.variables.startPass()
+        }
         guard memory.started else { return nil }
         var changed: Set<Int> = []
         if sameInstances {
@@ -262,7 +271,8 @@ struct FHIRExpressions: Sendable {
     /// until neither changes anything.
     private func runLHCForms(_ memory: inout FHIRExpressionMemory, _ evaluation: inout Evaluation, _ pass: inout FHIRExpressionPass) {
         var selected = selection(changedItems(&memory, &evaluation))
-        evaluation.variables = memory.variables
+        // Moved into the pass and back, so that the pass changes them in place.
+        swap(&evaluation.variables, &memory.variables)
         evaluation.cachesVariables = true
         forget(selected, &evaluation)
         defer { memory.variables = evaluation.variables }
@@ -514,7 +524,7 @@ struct FHIRExpressions: Sendable {
 
     /// Drops the kept values of the variables to be evaluated again.
     private func forget(_ selected: [Bool], _ evaluation: inout Evaluation) {
-        for variable in evaluation.variables.keys where selected[variable] { evaluation.variables[variable] = nil }
+        for variable in selected.indices where selected[variable] { evaluation.variables.forget(variable) }
     }
 
     // MARK: evaluating
@@ -530,17 +540,14 @@ struct FHIRExpressions: Sendable {
     /// when its variables are identical (`FHIRExpressionResults`; not while an observer counts `iif` branches).
     private func evaluate(_ index: Int, at position: Int?, _ evaluation: inout Evaluation, population: Bool = false) -> Result<FHIRPathCollection, FHIRPathError> {
         let node = program.nodes[index]
-        guard let compiled = node.expression.compiled else { return .success([]) }
+        guard let expression = node.fhirPath else { return node.compileError.map { .failure($0) } ?? .success([]) }
         evaluation.evaluations += 1
-        let expression: FHIRPathExpression
-        switch compiled {
-        case .success(let program): expression = program
-        case .failure(let error): return .failure(error)
-        }
         let observer = iifCoverage?.observer(forNode: index)
-        func run(_ variables: [(name: String, value: FHIRPathCollection)], on context: FHIRPathCollection) -> Result<FHIRPathCollection, FHIRPathError> {
+        func run(_ variables: [(name: String, value: FHIRPathCollection)], over base: FHIRPathEnvironment, on context: FHIRPathCollection)
+            -> Result<FHIRPathCollection, FHIRPathError>
+        {
             evaluation.resultsComputed += 1
-            var environment = FHIRPathEnvironment(variableList: variables, clock: clock)
+            var environment = FHIRPathEnvironment(variableList: variables, over: base)
             if let observer { environment.iifObserver = observer }
             do throws(FHIRPathError) {
                 return .success(try expression.evaluate(on: context, environment))
@@ -549,40 +556,43 @@ struct FHIRExpressions: Sendable {
             }
         }
         if population {
-            var variables = constants.filter { $0.name != "questionnaire" }
-            for name in node.dependencies?.variables ?? [] where !variables.contains(where: { $0.name == name }) && !["resource", "rootResource", "context"].contains(name) {
+            var variables: [(name: String, value: FHIRPathCollection)] = []
+            // Every other name it reads is empty (`%questionnaire` too: population has no Questionnaire).
+            for name in node.dependencies?.variables ?? [] where name == "questionnaire" || !constants.contains(where: { $0.name == name }) && !["resource", "rootResource", "context"].contains(name) {
                 variables.append((name, []))
             }
-            return run(variables, on: [])
+            return run(variables, over: populationConstants, on: [])
         }
+        // Listed with the node's variables first, then what is bound for this evaluation, over the constants:
+        // the first of a name is its value.
+        var variables: [(name: String, value: FHIRPathCollection)] = []
+        variables.reserveCapacity(node.variableList.count + 4)
+        for (name, variable) in node.variableList { variables.append((name, value(of: variable, for: position, &evaluation))) }
+        let ownVariables = variables.count
         // The response is built only for an expression that reads it; one cut to the items it reads may
         // hold its result.
-        var bound: [(name: String, value: FHIRPathCollection)] = []
         var context: FHIRPathCollection = []
         var slice: FHIRExpressionResponse?
         if let linkIds = node.responseSlice {
             let response = evaluation.view(survey, engine: engine, settings: settings, keeping: linkIds)
-            bound = [("resource", [.node(response.tree.root)]), ("rootResource", [.node(response.tree.root)])]
+            let root: FHIRPathCollection = [.node(response.tree.root)]
+            variables.append(("resource", root))
+            variables.append(("rootResource", root))
             slice = response
         } else if node.readsResponse {
             let response = evaluation.view(survey, engine: engine, settings: settings)
             let root: FHIRPathCollection = [.node(response.tree.root)]
             context = position.map { response.item(at: $0, in: evaluation.tree).map { [.node($0)] } ?? [] } ?? (node.item == nil ? root : [])
-            bound = [("resource", root), ("rootResource", root), ("context", context)]
+            variables.append(("resource", root))
+            variables.append(("rootResource", root))
+            variables.append(("context", context))
         }
-        if let item = node.item, item < questionnaireItems.count { bound.append((engine == .lhcForms ? "qitem" : "qItem", [.node(questionnaireItems[item])])) }
-        if engine == .androidFHIR { for name in node.unresolved { bound.append((name, [])) } }
-        let nodeVariables = node.variables.map { (name: $0.key, value: value(of: $0.value, for: position, &evaluation)) }
-        // The rest of what the expression reads is the same for every evaluation of it with these settings.
-        // Listed with the node's variables first, then what is bound, then the constants: the first of a name
-        // is its value.
-        func variables() -> [(name: String, value: FHIRPathCollection)] {
-            nodeVariables + bound + constants
-        }
+        if let item = node.item, item < questionnaireItems.count { variables.append((engine == .lhcForms ? "qitem" : "qItem", [.node(questionnaireItems[item])])) }
+        if engine == .androidFHIR { for name in node.unresolved { variables.append((name, [])) } }
         // A result kept with the cut response is what evaluating again gives, except for the branches an
         // observer must be told of.
-        guard let slice, observer == nil else { return run(variables(), on: context) }
-        return slice.results.result(of: index, variables: nodeVariables) { run(variables(), on: context) }
+        guard let slice, observer == nil else { return run(variables, over: boundConstants, on: context) }
+        return slice.results.result(of: index, variables: variables[..<ownVariables]) { run(variables, over: boundConstants, on: context) }
     }
 
     /// A variable's value where an expression at `position` reads it: evaluated once per pass for the
@@ -593,11 +603,12 @@ struct FHIRExpressions: Sendable {
         var scope = position
         while let current = scope, evaluation.tree.instances[current].item != definer { scope = evaluation.tree.instances[current].parent }
         if definer == nil { scope = nil }
+        if let known = evaluation.variables.recentValue(of: variable, scope: scope ?? -1) { return known }
         let key = scope.map { evaluation.tree.instances[$0].id } ?? ""
-        if let known = evaluation.variables[variable]?[key] { return known }
+        if let known = evaluation.variables.lookUp(variable, id: key, scope: scope ?? -1) { return known }
         var result = (try? evaluate(variable, at: engine == .lhcForms ? scope : nil, &evaluation).get()) ?? []
         if engine == .androidFHIR { result = Array(result.prefix(1)) }
-        evaluation.variables[variable, default: [:]][key] = result
+        evaluation.variables.set(result, of: variable, id: key, scope: scope ?? -1)
         return result
     }
 }
@@ -613,10 +624,10 @@ private struct Evaluation {
     let withheld: [Bool]
     var response: FHIRExpressionResponse? {
         // Variables read the response: without a record of what they read, a new response forgets them.
-        didSet { if response == nil, !cachesVariables { variables = [:] } }
+        didSet { if response == nil, !cachesVariables { variables.forgetAll() } }
     }
     /// Variable values by node and the id of the instance defining it ("" on the Questionnaire).
-    var variables: [Int: [String: FHIRPathCollection]] = [:]
+    var variables = FHIRVariableValues()
     /// Whether variables are kept across changes, forgotten only when what they read changes (LHC-Forms' passes).
     var cachesVariables = false
     /// The instances whose answers the pass changed, by position, in order.

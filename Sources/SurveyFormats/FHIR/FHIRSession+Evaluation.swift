@@ -248,10 +248,10 @@ extension FHIRSession {
             if state.slots[Int(slot)].isAnswered { answers[position] = self.answers(slot) }
             if state.slots[Int(slot)].flags.contains(.withheld) { withheld[position] = true }
         }
-        var memory = state.expressions
-        let pass = expressions.run(&memory, tree: tree, enablement: tree.slots.map(isEnabled), answers: &answers, withheld: withheld)
-        memory.saw(state.instances)
-        state.expressions = memory
+        let enablement = tree.slots.map(isEnabled)
+        // The memory changed in place: a copy would copy its tables as the pass writes them.
+        let pass = expressions.run(&state.expressions, tree: tree, enablement: enablement, answers: &answers, withheld: withheld)
+        state.expressions.saw(state.instances)
         // What the pass wrote, stored in document order.
         for position in pass.written.sorted() {
             let slot = tree.slots[position]
