@@ -97,8 +97,8 @@ struct FHIRExpressionProgram: Sendable {
     let readersOfItem: [[Int]]
     /// The nodes that read answers without naming them.
     let readersOfAnyAnswer: [Int]
-    /// The nodes that use each variable node.
-    let usersOfVariable: [Int: [Int]]
+    /// The nodes that use each node (as a variable), by node.
+    let usersOfVariable: [[Int]]
 
     /// Whether the Questionnaire has expressions a session evaluates.
     var isEmpty: Bool { nodes.isEmpty }
@@ -130,7 +130,7 @@ struct FHIRExpressionProgram: Sendable {
         var enableWhen: [Int: Int] = [:]
         var readers = [[Int]](repeating: [], count: items.count)
         var anyReaders: [Int] = []
-        var users: [Int: [Int]] = [:]
+        var users = [[Int]](repeating: [], count: nodes.count)
         for index in nodes.indices {
             let item = nodes[index].item
             if let item, nodes[index].expression.kind == .calculated, calculated[item] == nil { calculated[item] = index }
@@ -147,7 +147,7 @@ struct FHIRExpressionProgram: Sendable {
                 }
                 if let found {
                     nodes[index].variables[name] = found
-                    users[found, default: []].append(index)
+                    users[found].append(index)
                 } else {
                     nodes[index].unresolved.append(name)
                 }

@@ -98,7 +98,7 @@ struct FHIRExpressionPass {
 ///
 /// The session's interface: `run` (answers in, computed answers and enablement out), `enables` (the
 /// enablement of an item with an enableWhenExpression), `options` (computed answer options).
-struct FHIRExpressions: Sendable {
+final class FHIRExpressions: Sendable {
     let survey: FHIRSurvey
     let engine: FHIREngine
     private var program: FHIRExpressionProgram { survey.expressionProgram }
@@ -189,7 +189,7 @@ struct FHIRExpressions: Sendable {
     /// since is of an item an expression reads (nor, when any changed, does an expression read every answer).
     /// Such a pass selects nothing (`selection`); all it does is note the answers it saw (`changedItems`), and
     /// leaving that out only leaves older answers noted for items nothing reads, which no later pass selects by.
-    func passIsIdle(_ memory: FHIRExpressionMemory, instances: FHIRInstances) -> Bool {
+    func passIsIdle(_ memory: borrowing FHIRExpressionMemory, instances: borrowing FHIRInstances) -> Bool {
         guard engine == .lhcForms, memory.started, let seen = memory.seenInstances, seen === instances.listing else { return false }
         guard !memory.changedSince.isEmpty else { return true }
         guard program.readersOfAnyAnswer.isEmpty else { return false }
@@ -260,7 +260,7 @@ struct FHIRExpressions: Sendable {
     private func select(_ node: Int, _ selected: inout [Bool]) {
         guard !selected[node] else { return }
         selected[node] = true
-        for user in program.usersOfVariable[node] ?? [] { select(user, &selected) }
+        for user in program.usersOfVariable[node] { select(user, &selected) }
     }
 
     /// LHC-Forms: after every change its expression run evaluates the form's expressions over a

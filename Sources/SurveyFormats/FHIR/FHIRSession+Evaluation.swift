@@ -242,12 +242,8 @@ extension FHIRSession {
             return FHIRExpressionPass()
         }
         let tree = state.instances.tree(survey: survey)
-        var answers = [[FHIR.Value]](repeating: [], count: tree.slots.count)
-        var withheld = [Bool](repeating: false, count: tree.slots.count)
-        for (position, slot) in tree.slots.enumerated() {
-            if state.slots[Int(slot)].isAnswered { answers[position] = self.answers(slot) }
-            if state.slots[Int(slot)].flags.contains(.withheld) { withheld[position] = true }
-        }
+        var answers = tree.slots.map { state.slots[Int($0)].isAnswered ? self.answers($0) : [] }
+        let withheld = tree.slots.map { state.slots[Int($0)].flags.contains(.withheld) }
         let enablement = tree.slots.map(isEnabled)
         // The memory changed in place: a copy would copy its tables as the pass writes them.
         let pass = expressions.run(&state.expressions, tree: tree, enablement: enablement, answers: &answers, withheld: withheld)

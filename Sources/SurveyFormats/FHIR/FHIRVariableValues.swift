@@ -33,7 +33,7 @@ struct FHIRVariableValues: Sendable {
 
     /// Drops every value of a variable node.
     mutating func forget(_ node: Int) {
-        guard node < byID.count else { return }
+        guard node < byID.count, !byID[node].isEmpty else { return }
         byID[node] = [:]
         recent[node] = nil
     }
