@@ -189,6 +189,29 @@ struct FHIRExpressionSessionTests {
         #expect(android.isVisible("adult"))
     }
 
+    @Test("an action is undone when an expression breaks the form; the state is kept for that only where one can: LHC-Forms' enableWhenExpression, android-fhir's every expression but a variable")
+    func undoWhereExpressionsThrow() throws {
+        // `+` on two answers fails: LHC-Forms reads the failed enableWhenExpression and throws a TypeError.
+        let failing = [
+            fhirItem("a", "integer", #""repeats": true"#),
+            fhirItem("b", "string", extensions(sdcExtension("sdc-questionnaire-enableWhenExpression", "(\(answerOf("a")) + 1) > 2"))),
+        ]
+        let session = try sdcSession(failing)
+        session.play(.answer("a", [5]))
+        #expect(session.isVisible("b"))
+        let outcome = session.perform(.answer("a", [1, 2])).outcome
+        #expect(outcome.kind == .rejected && outcome.message?.contains("TypeError") == true)
+        #expect(session.answer(for: "a") == [5] && session.isVisible("b"))
+        func mayThrow(_ items: [String], _ engine: FHIREngine) throws -> Bool {
+            let survey = try loadQuestionnaire(questionnaireText(items, extra: #""status": "active""#))
+            return FHIRProfile.standard(SessionSettings(options: [FHIRSurvey.engineOption: engine.rawValue])).mayThrow(survey)
+        }
+        let variableOnly = [fhirItem("n", "integer", extensions(sdcExtension("variable", answerOf("n"), name: "v")))]
+        #expect(try mayThrow(failing, .lhcForms) && mayThrow(failing, .androidFHIR))
+        #expect(try !mayThrow(Self.chain, .lhcForms) && mayThrow(Self.chain, .androidFHIR))
+        #expect(try !mayThrow(variableOnly, .lhcForms) && !mayThrow(variableOnly, .androidFHIR))
+    }
+
     @Test("truthiness of an enableWhenExpression's result: LHC-Forms its first item, android-fhir HAPI's convertToBoolean")
     func truthiness() throws {
         for (expression, lhc, android) in [("0", false, true), ("'x'", true, true), ("false | true", false, true), ("{}", false, false), ("true", true, true)] {

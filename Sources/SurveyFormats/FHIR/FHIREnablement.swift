@@ -133,10 +133,11 @@ struct FHIRProfile: Sendable {
 
     /// Whether evaluating some item's enablement can make the engine throw in this Questionnaire, whatever the
     /// answers: a condition throwing on an answer of a type its source takes, conditions android-fhir cannot
-    /// combine, an item android-fhir has no view for, or SDC expressions. A session saves its state before each
-    /// action only when it can, to undo an action that breaks the form.
+    /// combine, an item android-fhir has no view for, or SDC expressions that can fail the engine
+    /// (`FHIRExpressionProgram.mayThrow`). A session saves its state before each action only when it can, to
+    /// undo an action that breaks the form.
     func mayThrow(_ survey: FHIRSurvey) -> Bool {
-        if !survey.expressionProgram.isEmpty { return true }
+        if survey.expressionProgram.mayThrow(under: engine) { return true }
         for item in survey.items {
             if combineFailure(count: item.enableWhen.count, behavior: item.enableBehavior, linkId: item.linkId) != nil { return true }
             if engine == .androidFHIR, case .androidThrowsWhenShown? = item.rendering { return true }

@@ -103,6 +103,19 @@ struct FHIRExpressionProgram: Sendable {
     /// Whether the Questionnaire has expressions a session evaluates.
     var isEmpty: Bool { nodes.isEmpty }
 
+    /// Whether evaluating the expressions can make the engine throw, whatever the answers. Under LHC-Forms only
+    /// an enableWhenExpression can: its failure is read as a list (`newVal[0]`, LHNCBC/lforms@24c71875
+    /// src/fhir/expression-processor.js:538-541), while a failing calculatedExpression leaves the value as
+    /// it is (:868-875), an answerExpression gives no list (:764-855), a variable is empty, and an
+    /// initialExpression sets nothing. Under android-fhir every expression but a variable is evaluated by
+    /// code that does not catch (ExpressionEvaluator.kt:152-164; ResourceMapper.kt:272-280).
+    func mayThrow(under engine: FHIREngine) -> Bool {
+        switch engine {
+        case .lhcForms: nodes.contains { $0.expression.kind == .enableWhen }
+        case .androidFHIR: nodes.contains { $0.expression.kind != .variable }
+        }
+    }
+
     /// The `%` names each engine binds for every expression (SDC IG "FHIRPath supplements", FHIR's own
     /// constants): `%qitem` as LHC-Forms names it (LHNCBC/lforms@24c71875 src/fhir/expression-processor.js:583),
     /// `%qItem` as android-fhir does (google/android-fhir@28a50345 …/fhirpath/ExpressionEvaluator.kt:124).

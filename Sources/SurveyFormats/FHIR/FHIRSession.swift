@@ -191,6 +191,7 @@ final class FHIRSession: SurveySession {
         let outcome = apply(action)
         if let failure {
             // The action never happened: nothing of it stays, not even what coverage saw of it.
+            assert(saved != nil, "the engine threw where FHIRProfile.mayThrow said it cannot: \(failure)")
             if let saved {
                 (state, itemShown) = (saved.0, saved.1)
                 if let counts = saved.2 { coverage?.recorder.restore(counts) }
