@@ -122,7 +122,7 @@ struct FHIRPathCompiler {
         case .empty:
             return ([], StaticType(types: [], isSingleton: true, constant: []))
         case .boolean(let flag):
-            value = [.boolean(flag)]
+            value = .truth(flag)
             type = .system(.boolean, model)
         case .string(let text):
             value = [.string(text)]

@@ -162,7 +162,7 @@ public struct FHIRPathEnvironment: Sendable {
     public static func collection(json: JSONNode) -> FHIRPathCollection {
         switch json.kind {
         case .null: return []
-        case .bool: return [.boolean(json.boolValue!)]
+        case .bool: return .truth(json.boolValue!)
         case .string: return [.string(json.stringValue!)]
         case .number:
             let text = json.numberText ?? ""

@@ -21,26 +21,26 @@ final class BinaryEvaluator: Evaluator, @unchecked Sendable {
         let a = try left.evaluate(scope, &state)
         let b = try right.evaluate(scope, &state)
         switch op {
-        case .equal: return FHIRPathOperations.equals(a, b).map { [.boolean($0)] } ?? []
-        case .notEqual: return FHIRPathOperations.equals(a, b).map { [.boolean(!$0)] } ?? []
-        case .equivalent: return [.boolean(FHIRPathOperations.equivalent(a, b))]
-        case .notEquivalent: return [.boolean(!FHIRPathOperations.equivalent(a, b))]
+        case .equal: return FHIRPathOperations.equals(a, b).map { .truth($0) } ?? []
+        case .notEqual: return FHIRPathOperations.equals(a, b).map { .truth(!$0) } ?? []
+        case .equivalent: return .truth(FHIRPathOperations.equivalent(a, b))
+        case .notEquivalent: return .truth(!FHIRPathOperations.equivalent(a, b))
         case .union:
             return FHIRPathOperations.distinct(a + b)
         case .in, .contains:
             let (element, collection) = op == .in ? (a, b) : (b, a)
             guard let item = try element.singleton("the \(op == .in ? "left" : "right") operand of '\(op.rawValue)'", at: range) else { return [] }
-            return [.boolean(FHIRPathOperations.contains(collection, item))]
+            return .truth(FHIRPathOperations.contains(collection, item))
         case .less, .greater, .lessOrEqual, .greaterOrEqual:
             guard let x = try a.singleton("the left operand of '\(op.rawValue)'", at: left.range),
                 let y = try b.singleton("the right operand of '\(op.rawValue)'", at: right.range),
                 let order = try FHIRPathOperations.compare(x, y, at: range)
             else { return [] }
             switch op {
-            case .less: return [.boolean(order < 0)]
-            case .greater: return [.boolean(order > 0)]
-            case .lessOrEqual: return [.boolean(order <= 0)]
-            default: return [.boolean(order >= 0)]
+            case .less: return .truth(order < 0)
+            case .greater: return .truth(order > 0)
+            case .lessOrEqual: return .truth(order <= 0)
+            default: return .truth(order >= 0)
             }
         case .concatenate:
             let x = try a.singleton("the left operand of '&'", at: left.range)
@@ -62,9 +62,9 @@ final class BinaryEvaluator: Evaluator, @unchecked Sendable {
     private func logic(_ scope: FHIRPathCollection, _ state: inout EvaluationState) throws(FHIRPathError) -> FHIRPathCollection {
         let a = try left.evaluate(scope, &state).truthValue("the left operand of '\(op.rawValue)'", at: left.range)
         switch (op, a) {
-        case (.and, false?): return [.boolean(false)]
-        case (.or, true?): return [.boolean(true)]
-        case (.implies, false?): return [.boolean(true)]
+        case (.and, false?): return .truth(false)
+        case (.or, true?): return .truth(true)
+        case (.implies, false?): return .truth(true)
         default: break
         }
         let b = try right.evaluate(scope, &state).truthValue("the right operand of '\(op.rawValue)'", at: right.range)
@@ -75,7 +75,7 @@ final class BinaryEvaluator: Evaluator, @unchecked Sendable {
         case .xor: result = a.flatMap { x in b.map { x != $0 } }
         default: result = a == true ? b : b == true ? true : nil
         }
-        return result.map { [.boolean($0)] } ?? []
+        return result.map { .truth($0) } ?? []
     }
 }
 
@@ -164,7 +164,7 @@ final class TypeTestEvaluator: Evaluator, @unchecked Sendable {
             return input.filter { matches($0, state.model) }
         case .is:
             guard let item = try input.singleton("the operand of 'is'", at: range) else { return [] }
-            return [.boolean(matches(item, state.model))]
+            return .truth(matches(item, state.model))
         case .as:
             guard let item = try input.singleton("the operand of 'as'", at: range) else { return [] }
             return matches(item, state.model) ? [item] : []

@@ -22,7 +22,7 @@ extension FunctionEvaluator {
         switch function {
         case .convertsToBoolean, .convertsToInteger, .convertsToDecimal, .convertsToString, .convertsToDate, .convertsToDateTime,
             .convertsToTime, .convertsToQuantity:
-            return [.boolean(converted != nil)]
+            return .truth(converted != nil)
         default:
             return converted.map { [$0] } ?? []
         }

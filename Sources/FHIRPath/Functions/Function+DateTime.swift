@@ -40,7 +40,7 @@ extension FunctionEvaluator {
             guard let left = value.quantityValue, let right = other.quantityValue else {
                 throw failure("comparable() compares quantities; found \(item.typeName) and \(other.typeName)")
             }
-            return [.boolean(left.isComparable(with: right))]
+            return .truth(left.isComparable(with: right))
         default:
             return try component(of: item)
         }

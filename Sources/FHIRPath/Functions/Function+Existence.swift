@@ -5,18 +5,18 @@ extension FunctionEvaluator {
     {
         switch function {
         case .empty:
-            return [.boolean(input.isEmpty)]
+            return .truth(input.isEmpty)
         case .exists:
-            if arguments.isEmpty { return [.boolean(!input.isEmpty)] }
+            if arguments.isEmpty { return .truth(!input.isEmpty) }
             for (position, item) in input.enumerated() where try criterion(item, position, &state) {
-                return [.boolean(true)]
+                return .truth(true)
             }
-            return [.boolean(false)]
+            return .truth(false)
         case .all:
             for (position, item) in input.enumerated() where try !criterion(item, position, &state) {
-                return [.boolean(false)]
+                return .truth(false)
             }
-            return [.boolean(true)]
+            return .truth(true)
         case .allTrue, .anyTrue, .allFalse, .anyFalse:
             var values: [Bool] = []
             for item in input {
@@ -26,21 +26,21 @@ extension FunctionEvaluator {
                 values.append(value)
             }
             switch function {
-            case .allTrue: return [.boolean(values.allSatisfy { $0 })]
-            case .anyTrue: return [.boolean(values.contains(true))]
-            case .allFalse: return [.boolean(values.allSatisfy { !$0 })]
-            default: return [.boolean(values.contains(false))]
+            case .allTrue: return .truth(values.allSatisfy { $0 })
+            case .anyTrue: return .truth(values.contains(true))
+            case .allFalse: return .truth(values.allSatisfy { !$0 })
+            default: return .truth(values.contains(false))
             }
         case .subsetOf, .supersetOf:
             let other = try argument(0, scope, &state)
             let (small, large) = function == .subsetOf ? (input, other) : (other, input)
-            return [.boolean(small.allSatisfy { FHIRPathOperations.contains(large, $0) })]
+            return .truth(small.allSatisfy { FHIRPathOperations.contains(large, $0) })
         case .count:
             return [.integer(input.count)]
         case .distinct:
             return FHIRPathOperations.distinct(input)
         default:
-            return [.boolean(FHIRPathOperations.distinct(input).count == input.count)]
+            return .truth(FHIRPathOperations.distinct(input).count == input.count)
         }
     }
 

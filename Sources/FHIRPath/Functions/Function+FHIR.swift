@@ -41,8 +41,8 @@ extension FunctionEvaluator {
             }
             return result
         case .hasValue:
-            guard input.count == 1, case .node(let node) = input[0] else { return [.boolean(false)] }
-            return [.boolean(node.hasValue)]
+            guard input.count == 1, case .node(let node) = input[0] else { return .truth(false) }
+            return .truth(node.hasValue)
         case .getValue:
             guard input.count == 1, case .node(let node) = input[0], node.hasValue, let value = input[0].systemValue else { return [] }
             return [value]
@@ -50,16 +50,16 @@ extension FunctionEvaluator {
             return input.compactMap { resolve($0, state.environment) }.map(FHIRPathItem.node)
         case .memberOf:
             guard let url = try stringArgument(0, scope, &state), let item = try singleInput(input) else { return [] }
-            return memberOf(item, valueSet: url, state.environment.terminology).map { [.boolean($0)] } ?? []
+            return memberOf(item, valueSet: url, state.environment.terminology).map { .truth($0) } ?? []
         case .conformsTo:
             guard let url = try stringArgument(0, scope, &state), let item = try singleInput(input) else { return [] }
             let prefix = "http://hl7.org/fhir/StructureDefinition/"
             guard url.hasPrefix(prefix), let type = state.model.fhirType(named: String(url.dropFirst(prefix.count))) else {
                 throw failure("conformsTo() knows the profiles of the FHIR R4 types (\(prefix)Type); not '\(url)'")
             }
-            return [.boolean(item.type(in: state.model).conforms(to: type))]
+            return .truth(item.type(in: state.model).conforms(to: type))
         default:
-            return input.isEmpty ? [] : [.boolean(true)]
+            return input.isEmpty ? [] : .truth(true)
         }
     }
 

@@ -43,7 +43,7 @@ extension FunctionEvaluator {
             let result = function == .startsWith ? scalars.starts(with: needle)
                 : function == .endsWith ? scalars.reversed().starts(with: needle.reversed())
                 : Self.firstIndex(of: needle, in: scalars, from: 0) != nil
-            return [.boolean(result)]
+            return .truth(result)
         case .upper: return [.string(text.uppercased())]
         case .lower: return [.string(text.lowercased())]
         case .replace:
@@ -65,7 +65,7 @@ extension FunctionEvaluator {
         case .matches, .matchesFull:
             guard let pattern = try stringArgument(0, scope, &state) else { return [] }
             let expression = try regularExpression(function == .matchesFull ? "^(?:" + pattern + ")$" : pattern)
-            return [.boolean(expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil)]
+            return .truth(expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil)
         case .replaceMatches:
             guard let pattern = try stringArgument(0, scope, &state), let substitution = try stringArgument(1, scope, &state) else { return [] }
             if pattern.isEmpty { return [.string(text)] }

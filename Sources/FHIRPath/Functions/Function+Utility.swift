@@ -15,7 +15,7 @@ extension FunctionEvaluator {
             return arguments.count > 2 ? try argument(2, input, &state) : []
         case .not:
             guard let value = try input.truthValue("the input of not()", at: range) else { return [] }
-            return [.boolean(!value)]
+            return .truth(!value)
         case .trace:
             let name = try stringArgument(0, scope, &state) ?? ""
             if let sink = state.environment.trace {

@@ -76,8 +76,8 @@ final class FunctionEvaluator: Evaluator, @unchecked Sendable {
             let value = try target.evaluateNodes(scope, &state)
             switch function {
             case .count: return [.integer(value.count)]
-            case .empty: return [.boolean(value.count == 0)]
-            case .exists: return [.boolean(value.count > 0)]
+            case .empty: return .truth(value.count == 0)
+            case .exists: return .truth(value.count > 0)
             default:
                 switch value {
                 case .nodes(let tree, let indexes): return try weight(tree, indexes, &state)

@@ -100,3 +100,18 @@ extension Array where Element == FHIRPathItem {
         count == other.count && zip(self, other).allSatisfy { $0.isIdentical(to: $1) }
     }
 }
+
+extension Array where Element == FHIRPathItem {
+    /// The collection of one Boolean: one of two shared collections, since evaluations make many and each
+    /// made afresh would be an allocation.
+    @inline(__always)
+    static func truth(_ value: Bool) -> FHIRPathCollection {
+        value ? SharedTruths.true : SharedTruths.false
+    }
+}
+
+/// The two collections `truth(_:)` gives (a generic type's extension cannot hold them).
+private enum SharedTruths {
+    static let `true`: FHIRPathCollection = [.boolean(true)]
+    static let `false`: FHIRPathCollection = [.boolean(false)]
+}
