@@ -39,8 +39,8 @@ extension FHIRSurvey {
         if items[index].rendering == nil {
             if let type = items[index].type.valueType {
                 if FHIRValues.problem(json, as: type) == nil { return .success(FHIR.Value(type, json)) }
-            } else if computed == nil, let option = items[index].options.first(where: { Self.option($0.value, matches: json) }) {
-                return .success(option.value)
+            } else if computed == nil, let option = writtenOption(matching: json, forItem: index) {
+                return .success(option)
             }
         }
         let item = items[index]
@@ -73,6 +73,21 @@ extension FHIRSurvey {
         let more = options.count > 8 ? ", …" : ""
         let free = item.type == .openChoice ? ", or free text as a string" : ""
         return .failure(InputProblem("\(CanonicalJSON.compact(json)) is not an option of '\(item.linkId)'; expected one of \(choices)\(more)\(free)"))
+    }
+
+    /// The first of the item's own options a scenario value picks (`option(_:matches:)`). A Coding with a code
+    /// is looked up among the options with that code, when all the item's options are Codings.
+    private func writtenOption(matching json: JSONValue, forItem index: Int) -> FHIR.Value? {
+        if let given = json.objectValue, let code = given["code"],
+            let coded = codedOptions.get({ items.map { FHIRCodedOptions($0.options) } })[index]
+        {
+            let system = given["system"]
+            for candidate in coded.byCode[code] ?? [] where system == nil || system == candidate.system {
+                return items[index].options[candidate.position].value
+            }
+            return nil
+        }
+        return items[index].options.first(where: { Self.option($0.value, matches: json) })?.value
     }
 
     /// Whether a scenario value picks an option: a Coding by code (and system when the value gives one),
@@ -130,5 +145,22 @@ extension FHIRSurvey {
         case .attachment?: return #"{"contentType":"text/plain","title":"note.txt"}"#
         case .coding?, nil: return #"{"code":"a","system":"http://example.org"}"#
         }
+    }
+}
+
+/// An item's options when all are Codings, by code, in document order, each with its system: a Coding given
+/// with that code picks the first whose system it gives, or the first if it gives none (as
+/// `FHIRSurvey.option(_:matches:)` says; a Coding given with a code never picks an option without one).
+struct FHIRCodedOptions: Sendable {
+    let byCode: [JSONValue: [(position: Int, system: JSONValue?)]]
+
+    /// Nil when an option is not a Coding (such an option is matched as whole JSON).
+    init?(_ options: [FHIR.AnswerOption]) {
+        var byCode: [JSONValue: [(position: Int, system: JSONValue?)]] = [:]
+        for (position, option) in options.enumerated() {
+            guard option.value.type == .coding, let coding = option.value.json.objectValue else { return nil }
+            if let code = coding["code"] { byCode[code, default: []].append((position, coding["system"])) }
+        }
+        self.byCode = byCode
     }
 }
