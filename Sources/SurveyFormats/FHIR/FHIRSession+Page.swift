@@ -26,14 +26,18 @@ extension FHIRSession {
     }
 
     /// Sets an instance's answers (none: unanswered), and what counts answered instances; those reading it are
-    /// evaluated again, and it too (android-fhir caches the answers of a disabled instance).
+    /// evaluated again, and it too under android-fhir (which caches the answers of a disabled instance) or when
+    /// its enablement has conditions of its own. Under LHC-Forms an instance without any has its parent's
+    /// enablement, which its answers do not change: evaluating it again would decide what it is.
     func setAnswer(_ slot: Int32, _ values: [FHIR.Value]) {
         let old = state.slots[Int(slot)]
         state.slots[Int(slot)].answer = values.isEmpty ? -1 : state.values.add(values)
         if old.flags.contains(.enabled), old.isAnswered != !values.isEmpty { countAnswered(above: slot, values.isEmpty ? -1 : 1) }
         refreshMissing(slot)
         refreshWeights(slot)
-        dirty.append(slot)
+        if profile.engine == .androidFHIR || !plan.traits[state.instances.item(slot)].isDisjoint(with: [.conditional, .enablementIsExpression]) {
+            dirty.append(slot)
+        }
         forEachReader(of: slot) { dirty.append($0) }
         if expressions != nil { state.expressions.changedSince.append(slot) }
     }
