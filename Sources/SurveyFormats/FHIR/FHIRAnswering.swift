@@ -79,7 +79,7 @@ extension FHIRSurvey {
     /// is looked up among the options with that code, when all the item's options are Codings.
     private func writtenOption(matching json: JSONValue, forItem index: Int) -> FHIR.Value? {
         if let given = json.objectValue, let code = given["code"],
-            let coded = codedOptions.get({ items.map { FHIRCodedOptions($0.options) } })[index]
+            let coded = codedOptions.value(for: index, { FHIRCodedOptions(items[index].options) })
         {
             let system = given["system"]
             for candidate in coded.byCode[code] ?? [] where system == nil || system == candidate.system {

@@ -147,8 +147,9 @@ public final class FHIRSurvey: Survey {
     let blocks = Lazy<FHIRBlockPlan>()
     /// Which items may stand where in a response, worked out when a response is first read back.
     let responsePlaces = Lazy<FHIRResponsePlaces>()
-    /// Each item's Coding options by code, worked out when an answer is first matched (`optionsByCode`).
-    let codedOptions = Lazy<[FHIRCodedOptions?]>()
+    /// Items' Coding options by code, by item, each worked out when an answer of the item is first matched
+    /// (`FHIRCodedOptions`): walks answer a few items of a large form, whose every item need not be indexed.
+    let codedOptions = BoundedMemo<Int, FHIRCodedOptions?>(capacity: 4096)
     /// The form as it opens under each engine reading (for Questionnaires without SDC expressions, whose
     /// opening depends on nothing else): sessions start from a copy.
     let openings = LazyTable<FHIROpening.Key, FHIROpening>()
