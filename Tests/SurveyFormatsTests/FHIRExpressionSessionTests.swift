@@ -152,23 +152,6 @@ struct FHIRExpressionSessionTests {
         #expect(try built(.answer("a", 4), today: CalendarDate(year: 2031, month: 1, day: 1)).1 == 1)
     }
 
-    @Test("sessions under the same settings share the opening's expressions; other settings, or a session recording coverage, have their own")
-    func expressionsShared() throws {
-        let survey = try loadQuestionnaire(questionnaireText(Self.chain, extra: #""status": "active""#))
-        func session(_ settings: SessionSettings = SessionSettings(today: testToday), coverage: CoverageRecorder? = nil) throws -> FHIRSession {
-            try #require(survey.makeSession(settings, coverage: coverage) as? FHIRSession)
-        }
-        let first = try session()
-        let second = try session()
-        #expect(first.expressions != nil && first.expressions === second.expressions)
-        #expect(try session(SessionSettings(today: CalendarDate(year: 2031, month: 1, day: 1))).expressions !== first.expressions)
-        let recorded = try session(coverage: CoverageRecorder(plan: survey.coveragePlan()))
-        #expect(recorded.expressions != nil && recorded.expressions !== first.expressions)
-        // Sharing changes nothing a session computes.
-        for each in [first, second, recorded] { each.play(.answer("a", 2), .answer("b", 3)) }
-        #expect([first, second, recorded].allSatisfy { $0.answer(for: "total") == 50 })
-    }
-
     @Test("the response is built for the expressions that read it, not for those that read only variables (counted)")
     func responseOnlyForReaders() throws {
         let session = try sdcSession(

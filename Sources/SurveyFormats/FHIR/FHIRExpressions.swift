@@ -119,15 +119,10 @@ final class FHIRExpressions: Sendable {
     /// The session's settings: the clock's date, and part of the key the responses read are kept by.
     private let settings: SessionSettings
 
-    /// Whether a session of the Questionnaire has expressions to evaluate (then `init` gives an object).
-    static func evaluates(_ survey: FHIRSurvey) -> Bool {
-        !survey.expressionProgram.isEmpty && survey.questionnaireTree != nil
-    }
-
-    /// Nil for a Questionnaire without expressions to evaluate (`evaluates`). With a recorder, the `iif`
-    /// branches taken are reported to it.
+    /// Nil for a Questionnaire without expressions to evaluate. With a recorder, the `iif` branches taken are
+    /// reported to it.
     init?(survey: FHIRSurvey, settings: SessionSettings, coverage: CoverageRecorder? = nil) {
-        guard Self.evaluates(survey), let questionnaire = survey.questionnaireTree else { return nil }
+        guard !survey.expressionProgram.isEmpty, let questionnaire = survey.questionnaireTree else { return nil }
         self.survey = survey
         engine = survey.engine
         self.settings = settings

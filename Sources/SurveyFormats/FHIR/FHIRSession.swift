@@ -93,14 +93,14 @@ final class FHIRSession: SurveySession {
     @exclusivity(unchecked) var recordsCoverage = false
 
     convenience init(survey: FHIRSurvey, settings: SessionSettings, coverage: CoverageRecorder?, refusal: String? = nil) {
-        guard !FHIRExpressions.evaluates(survey) else {
+        let expressions = FHIRExpressions(survey: survey, settings: settings, coverage: coverage)
+        guard expressions == nil else {
             // The form's expressions read the clock and the launch contexts: sessions under the same settings
-            // start from one opening, and share its expressions, unless they record coverage (the expressions
-            // report their iifs as the form opens, and after, to the session's recorder).
+            // start from one opening, unless they record coverage (the expressions report their iifs as the
+            // form opens, to the session's recorder).
             let shared = coverage != nil ? nil : survey.expressionOpenings.get(settings) {
-                FHIRSession.workOutOpening(survey: survey, settings: settings, expressions: FHIRExpressions(survey: survey, settings: settings))
+                FHIRSession.workOutOpening(survey: survey, settings: settings, expressions: expressions)
             }
-            let expressions = shared?.expressions ?? FHIRExpressions(survey: survey, settings: settings, coverage: coverage)
             self.init(survey: survey, settings: settings, coverage: coverage, refusal: refusal, expressions: expressions, opening: shared)
             recordsCoverage = true
             if let shared {
@@ -152,7 +152,7 @@ final class FHIRSession: SurveySession {
     private static func workOutOpening(survey: FHIRSurvey, settings: SessionSettings, expressions: FHIRExpressions?) -> FHIROpening {
         let session = FHIRSession(survey: survey, settings: settings, coverage: nil, refusal: nil, expressions: expressions, opening: nil)
         let failure = session.opening()
-        return FHIROpening(state: session.state, failure: failure, mayThrow: session.mayThrow, expressions: expressions)
+        return FHIROpening(state: session.state, failure: failure, mayThrow: session.mayThrow)
     }
 
     /// Coverage of the items never shown, and the focus on the first question.
@@ -346,16 +346,12 @@ struct FHIROpening: Sendable {
     let failure: String?
     /// Whether an action can make the engine throw (`FHIRProfile.mayThrow`).
     let mayThrow: Bool
-    /// The SDC expressions the opening was worked out with (nil without any): immutable, so the sessions
-    /// starting from this opening share them.
-    let expressions: FHIRExpressions?
 
-    init(state: FHIRSession.State, failure: String?, mayThrow: Bool, expressions: FHIRExpressions?) {
+    init(state: FHIRSession.State, failure: String?, mayThrow: Bool) {
         var state = state
         state.values.seal()
         self.state = state
         self.failure = failure
         self.mayThrow = mayThrow
-        self.expressions = expressions
     }
 }
