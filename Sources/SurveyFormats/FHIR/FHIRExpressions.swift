@@ -189,7 +189,7 @@ final class FHIRExpressions: Sendable {
     /// since is of an item an expression reads (nor, when any changed, does an expression read every answer).
     /// Such a pass selects nothing (`selection`); all it does is note the answers it saw (`changedItems`), and
     /// leaving that out only leaves older answers noted for items nothing reads, which no later pass selects by.
-    func passIsIdle(_ memory: borrowing FHIRExpressionMemory, instances: borrowing FHIRInstances) -> Bool {
+    func passIsIdle(_ memory: FHIRExpressionMemory, instances: FHIRInstances) -> Bool {
         guard engine == .lhcForms, memory.started, let seen = memory.seenInstances, seen === instances.listing else { return false }
         guard !memory.changedSince.isEmpty else { return true }
         guard program.readersOfAnyAnswer.isEmpty else { return false }

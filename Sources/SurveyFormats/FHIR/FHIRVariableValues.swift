@@ -3,7 +3,7 @@ import FHIRPath
 /// The values of a Questionnaire's SDC variables worked out so far: each variable node's values by the id of
 /// the instance defining it ("" for one on the Questionnaire, or read outside its item). A pass finds the value
 /// of a variable it read before without hashing an id: the last one looked up for each node is kept with the
-/// position of its scope in the pass's tree (`recent`), kept while passes read the same instances.
+/// position of its scope in the pass's tree (`recent`), until a pass reads other instances.
 struct FHIRVariableValues: Sendable {
     /// By variable node, then by the defining instance's id.
     private var byID: [[String: FHIRPathCollection]] = []
