@@ -85,14 +85,18 @@ struct BenchReport {
         let bench = Benchmark()
         if parts.contains(.jobs), let layout = bench.copiedSuite(of: "Scenarios", count: quick ? 200 : jobsScenarios) {
             progress("jobs")
+            // One job and two, alternately: both figures see the machine as it is over the same stretch of
+            // time (a run of one job after another would give each its own half of the drift).
             var count = 0
-            let one = BenchFigure.of(runs: runs) {
+            var one: [Double] = []
+            var two: [Double] = []
+            for _ in 0..<runs {
                 let (seconds, scenarios) = bench.suiteSeconds(layout, jobs: 1)
                 count = scenarios
-                return seconds
+                one.append(seconds)
+                two.append(bench.suiteSeconds(layout, jobs: 2).seconds)
             }
-            let two = BenchFigure.of(runs: runs) { bench.suiteSeconds(layout, jobs: 2).seconds }
-            report.jobs = (one, two, count)
+            report.jobs = (BenchFigure(one), BenchFigure(two), count)
             try? FileManager.default.removeItem(atPath: InputFiles.folder(of: layout.scenariosRoot))
         }
         if parts.contains(.suite), FileManager.default.fileExists(atPath: "Scenarios") {
