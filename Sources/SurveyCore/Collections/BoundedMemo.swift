@@ -3,10 +3,14 @@ import Foundation
 /// Results of a pure function kept by its exact key (the whole key compared, never only its hash), safely
 /// from any thread, up to a number of entries: once full, new results are worked out without being kept, so
 /// a long run's memory stays bounded. For checks that many walks repeat on identical inputs.
+///
+/// Inlinable, so that a client module specializes it for its key and value: looked up at every step of a
+/// walk, the unspecialized dictionary lookup and the generic metadata it asks for cost more than the
+/// lookup itself.
 public final class BoundedMemo<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var values: [Key: Value] = [:]
-    private var computed = 0
+    @usableFromInline let lock = NSLock()
+    @usableFromInline var values: [Key: Value] = [:]
+    @usableFromInline var computed = 0
     public let capacity: Int
 
     public init(capacity: Int) {
@@ -15,6 +19,7 @@ public final class BoundedMemo<Key: Hashable & Sendable, Value: Sendable>: @unch
 
     /// The value kept for `key`, or `make()`'s (worked out outside the lock, so two threads may both
     /// work out a value nobody kept yet; a pure function gives them the same).
+    @inlinable
     public func value(for key: Key, _ make: () -> Value) -> Value {
         if let kept = lock.withLock({ values[key] }) { return kept }
         let made = make()

@@ -1,13 +1,15 @@
 import Foundation
 
 /// A value worked out once, when first asked for, safely from any thread; for derived data of immutable
-/// values (a survey's coverage layout) that most uses never need.
+/// values (a survey's coverage layout) that most uses never need. Inlinable, as `BoundedMemo` is: some are
+/// read at every step.
 public final class Lazy<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value?
+    @usableFromInline let lock = NSLock()
+    @usableFromInline var value: Value?
 
     public init() {}
 
+    @inlinable
     public func get(_ make: () -> Value) -> Value {
         lock.withLock {
             if let value { return value }
@@ -21,11 +23,12 @@ public final class Lazy<Value: Sendable>: @unchecked Sendable {
 /// Values worked out once per key, when first asked for, safely from any thread: a survey's opening state
 /// under each engine reading, say.
 public final class LazyTable<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var values: [Key: Value] = [:]
+    @usableFromInline let lock = NSLock()
+    @usableFromInline var values: [Key: Value] = [:]
 
     public init() {}
 
+    @inlinable
     public func get(_ key: Key, _ make: () -> Value) -> Value {
         lock.withLock {
             if let value = values[key] { return value }
