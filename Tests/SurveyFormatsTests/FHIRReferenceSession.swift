@@ -532,7 +532,7 @@ final class FHIRReferenceSession: SurveySession {
             // The pass reads and writes answers by position in the tree.
             var memory = state.expressions
             var answers = tree.instances.map { state.answers[$0.id] ?? [] }
-            let pass = expressions.run(&memory, tree: tree, enablement: enablement, answers: &answers, withheld: tree.instances.map { state.withheld.contains($0.id) })
+            let pass = expressions.run(&memory, tree: tree, enablement: enablement, answers: &answers, withheld: tree.instances.map { state.withheld.contains($0.id) }, sameInstances: false)
             state.expressions = memory
             for (instance, values) in zip(tree.instances, answers) { state.answers[instance.id] = values.isEmpty ? nil : values }
             return pass

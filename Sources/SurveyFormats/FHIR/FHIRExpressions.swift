@@ -24,6 +24,8 @@ struct FHIRExpressionMemory: Sendable {
     var evaluations = 0
     /// How many times the response was built for expressions to read, for tests that count work.
     var responsesBuilt = 0
+    /// How many instances' answers passes compared with those the pass before saw, for tests that count work.
+    var instancesCompared = 0
     /// How many of the evaluations worked their result out rather than finding it kept with the response
     /// (`FHIRExpressionResults`), for tests that count work.
     var resultsComputed = 0
@@ -196,12 +198,25 @@ final class FHIRExpressions: Sendable {
         return memory.changedSince.allSatisfy { program.readersOfItem[instances.item($0)].isEmpty }
     }
 
+    /// Leaves the pass out when it is idle (`passIsIdle`), noting so in the memory; whether it did. The memory
+    /// is the session's own, changed in place: passed by value, the session's stored memory would be copied
+    /// whole (a dozen tables retained and released) at every change.
+    func leavesOutIdlePass(_ memory: inout FHIRExpressionMemory, instances: FHIRInstances) -> Bool {
+        guard passIsIdle(memory, instances: instances) else { return false }
+        memory.leftOutIdlePass()
+        return true
+    }
+
     /// Evaluates what changed since the last pass. `answers` are the session's, by position in the tree
     /// (computed values are written into them); `withheld`, by position, those android-fhir cleared.
-    func run(_ memory: inout FHIRExpressionMemory, tree: FHIRInstanceTree, enablement: [Bool], answers: inout [[FHIR.Value]], withheld: [Bool])
-        -> FHIRExpressionPass
-    {
+    /// `sameInstances`: whether the instances are those the last pass read (`FHIRExpressionMemory.seenInstances`),
+    /// so that what changed since is among `changedSince`.
+    func run(
+        _ memory: inout FHIRExpressionMemory, tree: FHIRInstanceTree, enablement: [Bool], answers: inout [[FHIR.Value]], withheld: [Bool],
+        sameInstances: Bool
+    ) -> FHIRExpressionPass {
         var evaluation = Evaluation(tree: tree, enablement: enablement, answers: answers, withheld: withheld)
+        evaluation.sameInstances = sameInstances
         var pass = FHIRExpressionPass()
         if !memory.started, let openingProblem {
             pass.failure = openingProblem
@@ -222,8 +237,37 @@ final class FHIRExpressions: Sendable {
     }
 
     /// The items whose answers, as the response shows them, changed since the last pass (all on the first).
+    /// When the instances are those the last pass read, only those whose answers or enablement changed since
+    /// (`FHIRExpressionMemory.changedSince`) are compared; otherwise every instance, matched by id.
     private func changedItems(_ memory: inout FHIRExpressionMemory, _ evaluation: inout Evaluation) -> Set<Int>? {
+        guard memory.started, evaluation.sameInstances, memory.seen.answers.count == evaluation.tree.instances.count else {
+            return changedItemsComparingAll(&memory, &evaluation)
+        }
+        #if DEBUG
+        var whole = memory
+        let everyChange = changedItemsComparingAll(&whole, &evaluation)
+        #endif
+        var changed: Set<Int> = []
+        memory.instancesCompared += memory.changedSince.count
+        for slot in memory.changedSince {
+            let position = evaluation.tree.positionOfSlot[Int(slot)]
+            let now = evaluation.held(position, engine)
+            guard now != memory.seen.answers[position] else { continue }
+            memory.seen.answers[position] = now
+            changed.insert(evaluation.tree.instances[position].item)
+        }
+        #if DEBUG
+        // What changed in passes left out as idle is of items nothing reads: they may differ only in those
+        // (`passIsIdle`), which select nothing.
+        assert(everyChange.map(selection) == selection(changed), "the changes since the last pass are not all among changedSince")
+        #endif
+        return changed
+    }
+
+    /// `changedItems` by comparing every instance's answers with those the last pass saw.
+    private func changedItemsComparingAll(_ memory: inout FHIRExpressionMemory, _ evaluation: inout Evaluation) -> Set<Int>? {
         let instances = evaluation.tree.instances
+        memory.instancesCompared += instances.count
         let now = instances.indices.map { evaluation.held($0, engine) }
         let seen = memory.seen
         memory.seen.answers = now
@@ -388,7 +432,9 @@ final class FHIRExpressions: Sendable {
             }
         }
         if let failure = androidOptions(&memory, &evaluation, &pass) { pass.failure = failure }
-        memory.seen = FHIRSeenAnswers(ids: evaluation.tree.instances.map(\.id), answers: evaluation.tree.instances.indices.map { evaluation.held($0, engine) })
+        // What the pass saw is the response after it: `changedItems` noted the instances as they were when it
+        // began, and only those it wrote have changed since.
+        for position in evaluation.written { memory.seen.answers[position] = evaluation.held(position, engine) }
     }
 
     /// android-fhir's answer options: an answerExpression's result when the item has no answerOption nor
@@ -632,6 +678,8 @@ private struct Evaluation {
     var cachesVariables = false
     /// The instances whose answers the pass changed, by position, in order.
     var written: [Int] = []
+    /// Whether the instances are those the last pass read.
+    var sameInstances = false
     var evaluations = 0
     var responsesBuilt = 0
     var resultsComputed = 0

@@ -62,10 +62,13 @@ struct FHIRInstanceTree {
         }
         self.init(survey: survey, instances: list)
         self.slots = slots
+        positionOfSlot = position
     }
 
     /// For a tree made from a session's instances, the slot of each instance (by position).
     private(set) var slots: [Int32] = []
+    /// For a tree made from a session's instances, the position of each live slot (-1 for others).
+    private(set) var positionOfSlot: [Int] = []
 
     /// `lhcPlace`: an instance's `_idPath` is its ancestors' with its own number appended, 1 unless it is the
     /// N-th instance of a repeating group; an item under a question's answer k sits under the k-th instance of

@@ -152,6 +152,8 @@ extension FHIRSession {
                 for child in state.instances.children(of: slot) { agenda.add(child, key: order.key(child)) }
             }
             if after.contains(.withheld) != before.flags.contains(.withheld), before.isAnswered {
+                // What the response holds of it changed (android-fhir clears a withheld instance's answers).
+                if expressions != nil { state.expressions.changedSince.append(slot) }
                 forEachReader(of: slot) { reader in
                     let readerKey = order.key(reader)
                     if readerKey > key { agenda.add(reader, key: readerKey) } else { later.append(reader) }
@@ -236,9 +238,8 @@ extension FHIRSession {
     /// reads them as a tree of ids); the answers it computes are stored, their nested items following by
     /// position, and instances whose enableWhenExpression changed evaluated again.
     private func runExpressions(_ expressions: FHIRExpressions) -> FHIRExpressionPass {
-        if expressions.passIsIdle(state.expressions, instances: state.instances) {
+        if expressions.leavesOutIdlePass(&state.expressions, instances: state.instances) {
             idlePasses += 1
-            state.expressions.leftOutIdlePass()
             return FHIRExpressionPass()
         }
         let tree = state.instances.tree(survey: survey)
@@ -246,7 +247,9 @@ extension FHIRSession {
         let withheld = tree.slots.map { state.slots[Int($0)].flags.contains(.withheld) }
         let enablement = tree.slots.map(isEnabled)
         // The memory changed in place: a copy would copy its tables as the pass writes them.
-        let pass = expressions.run(&state.expressions, tree: tree, enablement: enablement, answers: &answers, withheld: withheld)
+        let sameInstances = state.expressions.seenInstances === state.instances.listing
+        let pass = expressions.run(
+            &state.expressions, tree: tree, enablement: enablement, answers: &answers, withheld: withheld, sameInstances: sameInstances)
         state.expressions.saw(state.instances)
         // What the pass wrote, stored in document order.
         for position in pass.written.sorted() {
