@@ -86,7 +86,7 @@ public struct FHIRPathExpression: Sendable {
 
     /// The value of the expression on the environment's `%context` (empty when it has none).
     public func evaluate(_ environment: FHIRPathEnvironment) throws(FHIRPathError) -> FHIRPathCollection {
-        try evaluate(on: environment.variable("context") ?? [], environment)
+        try evaluate(on: environment.variable(FHIRPathVariableName.context) ?? [], environment)
     }
 
     /// The value of the expression with `$this` (the context) bound to `context`.

@@ -127,6 +127,23 @@ import Testing
         #expect(try FHIRPathExpression("%own").evaluate(on: [], layered).map(FHIRPathResultJSON.text) == ["3 (integer)"])
     }
 
+    @Test("variables bound by names made once find the same values as by text: the first of a name, then the base's, names alike but for a byte apart")
+    func namedVariables() throws {
+        let base = FHIRPathEnvironment(variableList: [("shared", [.integer(1)]), ("q1_value", [.integer(2)])])
+        // Names of one length that differ in one byte, a duplicate, and one longer than a small string.
+        let names = ["q1_value", "q2_value", "q1_valuf", "q1_value", "a_variable_name_longer_than_fifteen_bytes"]
+        let list = names.enumerated().map { (name: $0.element, value: [FHIRPathItem.integer(10 + $0.offset)]) }
+        let byText = FHIRPathEnvironment(variableList: list, over: base)
+        let byName = FHIRPathEnvironment(variables: list.map { (FHIRPathVariableName($0.name), $0.value) }, over: base)
+        let expression = try FHIRPathExpression("%q1_value | %q2_value | %q1_valuf | %a_variable_name_longer_than_fifteen_bytes | %shared | %ucum")
+        let expected = ["10 (integer)", "11 (integer)", "12 (integer)", "14 (integer)", "1 (integer)", "'http://unitsofmeasure.org' (string)"]
+        #expect(try expression.evaluate(on: [], byText).map(FHIRPathResultJSON.text) == expected)
+        #expect(try expression.evaluate(on: [], byName).map(FHIRPathResultJSON.text) == expected)
+        #expect(FHIRPathVariableName("q1_value") == FHIRPathVariableName("q1_value"))
+        #expect(FHIRPathVariableName("q1_value") != FHIRPathVariableName("q1_valuf"))
+        #expect(throws: FHIRPathError.self) { try FHIRPathExpression("%q3_value").evaluate(on: [], byName) }
+    }
+
     @Test("trace() hands its collection to the environment's sink and passes its input on")
     func trace() throws {
         final class Sink: @unchecked Sendable { var lines: [String] = [] }

@@ -18,8 +18,8 @@ struct EvaluationState {
         kept = invariants == 0 ? [] : Array(repeating: nil, count: invariants)
     }
 
-    func variable(_ name: String) -> FHIRPathCollection? {
-        if !defined.isEmpty, let value = defined[name] { return value }
+    func variable(_ name: FHIRPathVariableName) -> FHIRPathCollection? {
+        if !defined.isEmpty, let value = defined[name.text] { return value }
         return environment.variable(name)
     }
 }
@@ -88,15 +88,15 @@ final class SpecialVariableEvaluator: Evaluator, @unchecked Sendable {
 
 /// `%name`.
 final class VariableEvaluator: Evaluator, @unchecked Sendable {
-    let name: String
+    let name: FHIRPathVariableName
 
     init(_ name: String, range: Range<Int>) {
-        self.name = name
+        self.name = FHIRPathVariableName(name)
         super.init(range: range)
     }
 
     override func evaluate(_ scope: FHIRPathCollection, _ state: inout EvaluationState) throws(FHIRPathError) -> FHIRPathCollection {
-        guard let value = state.variable(name) else { throw failure("the variable %\(name) is not defined") }
+        guard let value = state.variable(name) else { throw failure("the variable %\(name.text) is not defined") }
         return value
     }
 }

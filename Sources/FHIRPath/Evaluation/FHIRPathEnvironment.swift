@@ -9,8 +9,9 @@ public struct FHIRPathEnvironment: Sendable {
     /// The parts, held in one box so that an evaluation copies the environment with one reference count;
     /// changed on a copy of the box when shared (a value, like any struct).
     private final class Storage: @unchecked Sendable {
-        /// The variables, each name once: a handful of short names is found faster by comparing than by hashing.
-        var list: [(name: String, value: FHIRPathCollection)]
+        /// The variables, the first of a name counting: a handful of names is found faster by comparing their
+        /// tags than by hashing.
+        var list: [(name: FHIRPathVariableName, value: FHIRPathCollection)]
         /// The same by name, only for a list too long to search (`listLimit`).
         var byName: [String: [FHIRPathItem]]
         var clock: FHIRPathClock
@@ -25,11 +26,11 @@ public struct FHIRPathEnvironment: Sendable {
         static let listLimit = 16
 
         init(
-            list: [(name: String, value: FHIRPathCollection)], clock: FHIRPathClock, terminology: FHIRPathTerminology, resources: [FHIRTree],
-            trace: (@Sendable (String, [FHIRPathItem]) -> Void)?, iifObserver: IIFObserver?, base: Storage? = nil
+            list: [(name: FHIRPathVariableName, value: FHIRPathCollection)], clock: FHIRPathClock, terminology: FHIRPathTerminology,
+            resources: [FHIRTree], trace: (@Sendable (String, [FHIRPathItem]) -> Void)?, iifObserver: IIFObserver?, base: Storage? = nil
         ) {
             self.list = list
-            byName = list.count > Self.listLimit ? Dictionary(list, uniquingKeysWith: { first, _ in first }) : [:]
+            byName = list.count > Self.listLimit ? Dictionary(list.map { ($0.name.text, $0.value) }, uniquingKeysWith: { first, _ in first }) : [:]
             self.clock = clock
             self.terminology = terminology
             self.resources = resources
@@ -43,10 +44,11 @@ public struct FHIRPathEnvironment: Sendable {
         }
 
         /// The value of a variable of this list or of the lists it was layered over.
-        func variable(_ name: String) -> [FHIRPathItem]? {
+        func variable(_ name: FHIRPathVariableName) -> [FHIRPathItem]? {
             if list.count <= Self.listLimit {
-                for entry in list where entry.name == name { return entry.value }
-            } else if let value = byName[name] {
+                // By position: an entry read out of the list would be copied, its name and value retained.
+                for index in list.indices where list[index].name.tag == name.tag && list[index].name.text == name.text { return list[index].value }
+            } else if let value = byName[name.text] {
                 return value
             }
             return base?.variable(name)
@@ -55,7 +57,7 @@ public struct FHIRPathEnvironment: Sendable {
         /// Every variable, the first of a name kept (this list's before its base's).
         var all: [String: [FHIRPathItem]] {
             var found = base?.all ?? [:]
-            for (name, value) in list.reversed() { found[name] = value }
+            for (name, value) in list.reversed() { found[name.text] = value }
             return found
         }
     }
@@ -71,7 +73,7 @@ public struct FHIRPathEnvironment: Sendable {
         get { storage.all }
         set {
             storage = Storage(
-                list: newValue.map { ($0.key, $0.value) }, clock: storage.clock, terminology: storage.terminology, resources: storage.resources,
+                list: newValue.map { (FHIRPathVariableName($0.key), $0.value) }, clock: storage.clock, terminology: storage.terminology, resources: storage.resources,
                 trace: storage.trace, iifObserver: storage.iifObserver)
         }
     }
@@ -137,22 +139,32 @@ public struct FHIRPathEnvironment: Sendable {
             let root: [FHIRPathItem] = [.node(resource.root)]
             for name in ["resource", "rootResource", "context"] where all[name] == nil { all[name] = root }
         }
-        storage = Storage(list: all.map { ($0.key, $0.value) }, clock: clock, terminology: terminology, resources: resources, trace: nil, iifObserver: nil)
+        storage = Storage(
+            list: all.map { (FHIRPathVariableName($0.key), $0.value) }, clock: clock, terminology: terminology, resources: resources, trace: nil,
+            iifObserver: nil)
     }
 
     /// An environment with the variables of a list, where a name listed twice has its first value: a caller
     /// binding a few names over shared ones lists its own first, with no dictionary made.
     public init(variableList: [(name: String, value: FHIRPathCollection)], clock: FHIRPathClock = .init()) {
-        storage = Storage(list: variableList, clock: clock, terminology: .init(), resources: [], trace: nil, iifObserver: nil)
+        storage = Storage(
+            list: variableList.map { (FHIRPathVariableName($0.name), $0.value) }, clock: clock, terminology: .init(), resources: [], trace: nil,
+            iifObserver: nil)
     }
 
     /// An environment with the variables of a list layered over another environment's: a name in the list
     /// has its (first) value there, any other name the base's; everything else is the base's. Variables
     /// shared by many evaluations are bound once in the base, and each evaluation lists only its own.
     public init(variableList: [(name: String, value: FHIRPathCollection)], over base: FHIRPathEnvironment) {
+        self.init(variables: variableList.map { (FHIRPathVariableName($0.name), $0.value) }, over: base)
+    }
+
+    /// The same with names whose tags are worked out already: what an evaluation binds over shared variables,
+    /// its names written once (a form's variables, `%resource`…), builds no tag at each evaluation.
+    public init(variables: [(name: FHIRPathVariableName, value: FHIRPathCollection)], over base: FHIRPathEnvironment) {
         let shared = base.storage
         storage = Storage(
-            list: variableList, clock: shared.clock, terminology: shared.terminology, resources: shared.resources, trace: shared.trace,
+            list: variables, clock: shared.clock, terminology: shared.terminology, resources: shared.resources, trace: shared.trace,
             iifObserver: shared.iifObserver, base: shared)
     }
 
@@ -175,8 +187,8 @@ public struct FHIRPathEnvironment: Sendable {
 
     /// The value of a `%` name: a variable, or one of the constants FHIR defines (`%ucum`, `%sct`,
     /// `%loinc`, `%vs-name`, `%ext-name`); nil when there is none.
-    func variable(_ name: String) -> [FHIRPathItem]? {
-        storage.variable(name) ?? Self.constant(name).map { [.string($0)] }
+    func variable(_ name: FHIRPathVariableName) -> [FHIRPathItem]? {
+        storage.variable(name) ?? Self.constant(name.text).map { [.string($0)] }
     }
 
     /// The URLs FHIR's FHIRPath constants stand for (FHIR R4 "FHIRPath" section 2.1.9.1.7).

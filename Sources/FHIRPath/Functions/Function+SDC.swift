@@ -15,7 +15,7 @@ extension FunctionEvaluator {
 
     func weight(_ input: FHIRPathCollection, _ state: inout EvaluationState) throws(FHIRPathError) -> FHIRPathCollection {
         var questionnaire: FHIRNode?
-        if case .node(let node)? = state.variable("questionnaire")?.first { questionnaire = node }
+        if case .node(let node)? = state.variable(FHIRPathVariableName.questionnaire)?.first { questionnaire = node }
         var result: FHIRPathCollection = []
         result.reserveCapacity(input.count)
         // The scores of the answers of the tree the items are in, worked out once per tree and questionnaire.
@@ -45,7 +45,7 @@ extension FunctionEvaluator {
     /// `weight()` of nodes of one tree given by number.
     func weight(_ tree: FHIRTree, _ indexes: [Int32], _ state: inout EvaluationState) throws(FHIRPathError) -> FHIRPathCollection {
         var questionnaire: FHIRNode?
-        if case .node(let node)? = state.variable("questionnaire")?.first { questionnaire = node }
+        if case .node(let node)? = state.variable(FHIRPathVariableName.questionnaire)?.first { questionnaire = node }
         let entries = tree.cache.answerScores(of: tree, questionnaire: questionnaire).entries
         var result: FHIRPathCollection = []
         result.reserveCapacity(indexes.count)

@@ -29,7 +29,7 @@ extension FunctionEvaluator {
             return input
         case .defineVariable:
             guard let name = try stringArgument(0, scope, &state) else { throw failure("defineVariable() needs a name") }
-            if state.variable(name) != nil { throw failure("the variable %\(name) is already defined") }
+            if state.variable(FHIRPathVariableName(name)) != nil { throw failure("the variable %\(name) is already defined") }
             state.defined[name] = arguments.count > 1 ? try argument(1, input, &state) : input
             return input
         case .aggregate:

@@ -16,8 +16,9 @@ struct FHIRExpressionProgram: Sendable {
         let dependencies: FHIRPathDependencies?
         /// The variable nodes its `%names` resolve to.
         let variables: [String: Int]
-        /// The same, in name order: the order its evaluations list them in.
-        let variableList: [(name: String, node: Int)]
+        /// The same, in name order: the order its evaluations list them in (each name's tag worked out here,
+        /// once, rather than at every evaluation).
+        let variableList: [(name: FHIRPathVariableName, node: Int)]
         /// The `%names` it uses that nothing defines where it stands: no variable in scope, no launch
         /// context, no name the engines bind.
         let unresolved: [String]
@@ -48,7 +49,7 @@ struct FHIRExpressionProgram: Sendable {
             }
             dependencies = draft.dependencies
             variables = draft.variables
-            variableList = draft.variables.sorted { $0.key < $1.key }.map { (name: $0.key, node: $0.value) }
+            variableList = draft.variables.sorted { $0.key < $1.key }.map { (name: FHIRPathVariableName($0.key), node: $0.value) }
             unresolved = draft.unresolved
             reads = draft.reads
             readsAnyAnswer = draft.readsAnyAnswer

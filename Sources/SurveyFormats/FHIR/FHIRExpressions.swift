@@ -589,11 +589,11 @@ final class FHIRExpressions: Sendable {
         guard let expression = node.fhirPath else { return node.compileError.map { .failure($0) } ?? .success([]) }
         evaluation.evaluations += 1
         let observer = iifCoverage?.observer(forNode: index)
-        func run(_ variables: [(name: String, value: FHIRPathCollection)], over base: FHIRPathEnvironment, on context: FHIRPathCollection)
+        func run(_ variables: [(name: FHIRPathVariableName, value: FHIRPathCollection)], over base: FHIRPathEnvironment, on context: FHIRPathCollection)
             -> Result<FHIRPathCollection, FHIRPathError>
         {
             evaluation.resultsComputed += 1
-            var environment = FHIRPathEnvironment(variableList: variables, over: base)
+            var environment = FHIRPathEnvironment(variables: variables, over: base)
             if let observer { environment.iifObserver = observer }
             do throws(FHIRPathError) {
                 return .success(try expression.evaluate(on: context, environment))
@@ -602,16 +602,16 @@ final class FHIRExpressions: Sendable {
             }
         }
         if population {
-            var variables: [(name: String, value: FHIRPathCollection)] = []
+            var variables: [(name: FHIRPathVariableName, value: FHIRPathCollection)] = []
             // Every other name it reads is empty (`%questionnaire` too: population has no Questionnaire).
             for name in node.dependencies?.variables ?? [] where name == "questionnaire" || !constants.contains(where: { $0.name == name }) && !["resource", "rootResource", "context"].contains(name) {
-                variables.append((name, []))
+                variables.append((FHIRPathVariableName(name), []))
             }
             return run(variables, over: populationConstants, on: [])
         }
         // Listed with the node's variables first, then what is bound for this evaluation, over the constants:
         // the first of a name is its value.
-        var variables: [(name: String, value: FHIRPathCollection)] = []
+        var variables: [(name: FHIRPathVariableName, value: FHIRPathCollection)] = []
         variables.reserveCapacity(node.variableList.count + 4)
         for (name, variable) in node.variableList { variables.append((name, value(of: variable, for: position, &evaluation))) }
         let ownVariables = variables.count
@@ -622,24 +622,28 @@ final class FHIRExpressions: Sendable {
         if let linkIds = node.responseSlice {
             let response = evaluation.view(survey, engine: engine, settings: settings, keeping: linkIds)
             let root: FHIRPathCollection = [.node(response.tree.root)]
-            variables.append(("resource", root))
-            variables.append(("rootResource", root))
+            variables.append((.resource, root))
+            variables.append((.rootResource, root))
             slice = response
         } else if node.readsResponse {
             let response = evaluation.view(survey, engine: engine, settings: settings)
             let root: FHIRPathCollection = [.node(response.tree.root)]
             context = position.map { response.item(at: $0, in: evaluation.tree).map { [.node($0)] } ?? [] } ?? (node.item == nil ? root : [])
-            variables.append(("resource", root))
-            variables.append(("rootResource", root))
-            variables.append(("context", context))
+            variables.append((.resource, root))
+            variables.append((.rootResource, root))
+            variables.append((.context, context))
         }
-        if let item = node.item, item < questionnaireItems.count { variables.append((engine == .lhcForms ? "qitem" : "qItem", [.node(questionnaireItems[item])])) }
-        if engine == .androidFHIR { for name in node.unresolved { variables.append((name, [])) } }
+        if let item = node.item, item < questionnaireItems.count { variables.append((engine == .lhcForms ? Self.qitem : Self.qItem, [.node(questionnaireItems[item])])) }
+        if engine == .androidFHIR { for name in node.unresolved { variables.append((FHIRPathVariableName(name), [])) } }
         // A result kept with the cut response is what evaluating again gives, except for the branches an
         // observer must be told of.
         guard let slice, observer == nil else { return run(variables, over: boundConstants, on: context) }
         return slice.results.result(of: index, variables: variables[..<ownVariables]) { run(variables, over: boundConstants, on: context) }
     }
+
+    /// `%qitem`, as LHC-Forms names an expression's Questionnaire item, and `%qItem`, as android-fhir does.
+    private static let qitem = FHIRPathVariableName("qitem")
+    private static let qItem = FHIRPathVariableName("qItem")
 
     /// A variable's value where an expression at `position` reads it: evaluated once per pass for the
     /// instance of the item defining it (LHC-Forms in that item's context; android-fhir without one, and
