@@ -104,18 +104,14 @@ final class FHIRExpressions: Sendable {
     let survey: FHIRSurvey
     let engine: FHIREngine
     private var program: FHIRExpressionProgram { survey.expressionProgram }
-    /// `%questionnaire` and the launch contexts bound, each name once, in name order: the environment of an
-    /// evaluation starts from them.
-    private let constants: [(name: String, value: FHIRPathCollection)]
-    /// The constants bound with the clock, once: every evaluation layers its own variables over them.
-    private let boundConstants: FHIRPathEnvironment
-    /// The same without `%questionnaire`: what android-fhir's population sees.
-    private let populationConstants: FHIRPathEnvironment
-    private let clock: FHIRPathClock
-    /// Each item's node in the Questionnaire tree, for `%qitem`.
-    private let questionnaireItems: [FHIRNode]
-    /// What the engine throws on before any expression runs (android-fhir's launch context checks).
-    private let openingProblem: String?
+    /// `%questionnaire` and the launch contexts bound, the Questionnaire's items, what the engine throws on as
+    /// the form opens: shared by the survey's sessions under the same settings.
+    private let shared: FHIRExpressionConstants
+    private var constants: [(name: String, value: FHIRPathCollection)] { shared.list }
+    private var boundConstants: FHIRPathEnvironment { shared.bound }
+    private var populationConstants: FHIRPathEnvironment { shared.population }
+    private var questionnaireItems: [FHIRNode] { shared.questionnaireItems }
+    private var openingProblem: String? { shared.openingProblem }
     /// Where the `iif` branches evaluations take are reported, when the session records coverage.
     private let iifCoverage: FHIRIIFCoverage?
     /// The session's settings: the clock's date, and part of the key the responses read are kept by.
@@ -129,46 +125,7 @@ final class FHIRExpressions: Sendable {
         engine = survey.engine
         self.settings = settings
         iifCoverage = coverage.map { FHIRIIFCoverage(recorder: $0, layout: survey.layout()) }
-        clock = FHIRPathClock(scenario: ScenarioClock(today: settings.today))
-        questionnaireItems = survey.questionnaireItemNodes.get {
-            var items: [FHIRNode] = []
-            func visit(_ node: FHIRNode) {
-                for child in node.children(named: "item") {
-                    items.append(child)
-                    visit(child)
-                }
-            }
-            visit(questionnaire.root)
-            return items
-        }
-        var constants: [String: FHIRPathCollection] = ["questionnaire": [.node(questionnaire.root)]]
-        var problem: String?
-        for context in survey.launchContexts {
-            guard let resource = settings.launchContext[context.name] else { continue }
-            let type = resource.objectValue?["resourceType"]?.stringValue ?? ""
-            switch engine {
-            case .lhcForms:
-                // Bound only when its type is one the launch context and SDC's name allow
-                // (`loadLaunchContext`'s addIfValid, LHNCBC/lforms@24c71875 src/fhir/common/sdc-common.js:331-360).
-                let allowed: [String: Set<String>] = [
-                    "patient": ["Patient"], "encounter": ["Encounter"], "location": ["Location"], "study": ["ResearchStudy"],
-                    "user": ["Device", "PractitionerRole", "Practitioner", "RelatedPerson", "Organization", "Patient"],
-                ]
-                guard allowed[context.name].map({ $0.contains(type) }) ?? true, context.types.contains(type) else { continue }
-            case .androidFHIR:
-                // Every launchContext must name SDC's code system, or the view model throws as it starts
-                // (validateLaunchContextExtension, google/android-fhir@28a50345
-                // datacapture/src/main/java/com/google/android/fhir/datacapture/extensions/MoreQuestionnaires.kt:80-105).
-                if problem == nil, let invalid = survey.launchContexts.first(where: { $0.nameSystem != "http://hl7.org/fhir/uv/sdc/CodeSystem/launchContext" }) {
-                    problem = "IllegalStateException: \"The extension:name and/or extension:type do not follow the format specified in …sdc-questionnaire-launchContext\": the launchContext '\(invalid.name)' (\(survey.file):\(invalid.location.position)) does not name http://hl7.org/fhir/uv/sdc/CodeSystem/launchContext (google/android-fhir@28a50345 datacapture/src/main/java/com/google/android/fhir/datacapture/extensions/MoreQuestionnaires.kt:80-105)"
-                }
-            }
-            constants[context.name] = [.node(FHIRTree(json: resource).root)]
-        }
-        self.constants = constants.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        boundConstants = FHIRPathEnvironment(variableList: self.constants, clock: clock)
-        populationConstants = FHIRPathEnvironment(variableList: self.constants.filter { $0.name != "questionnaire" }, clock: clock)
-        openingProblem = problem
+        shared = survey.expressionConstants.get(settings) { FHIRExpressionConstants(survey: survey, questionnaire: questionnaire, settings: settings) }
     }
 
     /// The enablement an item's enableWhenExpression gives an instance, as the engine combines it with its

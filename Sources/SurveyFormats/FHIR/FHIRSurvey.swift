@@ -156,6 +156,9 @@ public final class FHIRSurvey: Survey {
     /// The form as it opens under each settings, for Questionnaires with SDC expressions (which read the
     /// clock and the launch contexts): sessions that record no coverage start from a copy.
     let expressionOpenings = LazyTable<SessionSettings, FHIROpening>()
+    /// What SDC expressions start from under each settings (`FHIRExpressionConstants`): every session builds
+    /// its expressions over them.
+    let expressionConstants = LazyTable<SessionSettings, FHIRExpressionConstants>()
     /// What the step checker found in each submitted response it checked, and the page the session's
     /// invariant works out afresh, by the response's key: many walks submit the same answers, and a response
     /// is read back once.
