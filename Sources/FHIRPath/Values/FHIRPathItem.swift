@@ -99,9 +99,7 @@ extension Array where Element == FHIRPathItem {
     public func isIdentical(to other: FHIRPathCollection) -> Bool {
         count == other.count && zip(self, other).allSatisfy { $0.isIdentical(to: $1) }
     }
-}
 
-extension Array where Element == FHIRPathItem {
     /// The collection of one Boolean: one of two shared collections, since evaluations make many and each
     /// made afresh would be an allocation.
     @inline(__always)

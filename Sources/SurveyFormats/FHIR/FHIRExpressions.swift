@@ -172,8 +172,7 @@ final class FHIRExpressions: Sendable {
         _ memory: inout FHIRExpressionMemory, tree: FHIRInstanceTree, enablement: [Bool], answers: inout [[FHIR.Value]], withheld: [Bool],
         sameInstances: Bool
     ) -> FHIRExpressionPass {
-        var evaluation = Evaluation(tree: tree, enablement: enablement, answers: answers, withheld: withheld)
-        evaluation.sameInstances = sameInstances
+        var evaluation = Evaluation(tree: tree, enablement: enablement, answers: answers, withheld: withheld, sameInstances: sameInstances)
         var pass = FHIRExpressionPass()
         if !memory.started, let openingProblem {
             pass.failure = openingProblem
@@ -642,16 +641,17 @@ private struct Evaluation {
     /// The instances whose answers the pass changed, by position, in order.
     var written: [Int] = []
     /// Whether the instances are those the last pass read.
-    var sameInstances = false
+    let sameInstances: Bool
     var evaluations = 0
     var responsesBuilt = 0
     var resultsComputed = 0
 
-    init(tree: FHIRInstanceTree, enablement: [Bool], answers: [[FHIR.Value]], withheld: [Bool]) {
+    init(tree: FHIRInstanceTree, enablement: [Bool], answers: [[FHIR.Value]], withheld: [Bool], sameInstances: Bool) {
         self.tree = tree
         self.enablement = enablement
         self.answers = answers
         self.withheld = withheld
+        self.sameInstances = sameInstances
     }
 
     /// Whether the response writes an instance (its answers, if it has any): LHC-Forms' leaves disabled items
