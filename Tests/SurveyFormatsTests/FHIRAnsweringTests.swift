@@ -41,4 +41,28 @@ struct FHIRAnsweringTests {
         #expect(try survey.interpret(["code": "a", "system": "s2"], forItem: item).get().first?.json.objectValue?["display"] == "A2")
         #expect(try survey.interpret(["code": "b", "system": "s1"], forItem: item).get().first?.json.objectValue?["display"] == "B1")
     }
+
+    @Test("an option's own object (what a walk answers with) picks what an equal object written apart picks: the first option with its code and system")
+    func ownOptionObjects() throws {
+        // The third repeats the first's code and system (it is never picked); the fourth has no code.
+        let written = [
+            #"{"system": "s1", "code": "a", "display": "A1"}"#, #"{"system": "s2", "code": "a", "display": "A2"}"#,
+            #"{"system": "s1", "code": "a", "display": "again"}"#, #"{"display": "no code"}"#,
+        ]
+        let options = written.map { #"{"valueCoding": \#($0)}"# }.joined(separator: ", ")
+        let survey = try loadQuestionnaire(questionnaireText([fhirItem("q", "choice", #""answerOption": [\#(options)]"#)]))
+        let item = try #require(survey.items.firstIndex { $0.linkId == "q" })
+        let own = survey.items[item].options.map(\.value.json)
+        var displays: [String] = []
+        for json in own {
+            var members: [String: JSONValue] = [:]
+            for (name, value) in json.objectValue ?? [:] { members[name] = value }
+            let apart = JSONValue.object(members)
+            #expect(apart.objectAddress != json.objectAddress)
+            let found = try survey.interpret(json, forItem: item).get().first
+            #expect(found == (try survey.interpret(apart, forItem: item).get().first), "\(CanonicalJSON.compact(json))")
+            displays.append(found?.json.objectValue?["display"]?.stringValue ?? "?")
+        }
+        #expect(displays == ["A1", "A2", "A1", "no code"])
+    }
 }

@@ -33,6 +33,14 @@ public enum JSONValue: Hashable, Sendable {
         return nil
     }
 
+    /// Where an object's members are stored: two objects at one address are one object, equal without
+    /// comparing a member (a walk answers with the very option objects the survey holds). Nil for other
+    /// values.
+    public var objectAddress: UInt? {
+        guard case .object(let members) = self, MemoryLayout<[String: JSONValue]>.size == MemoryLayout<UInt>.size else { return nil }
+        return withUnsafeBytes(of: members) { $0.load(as: UInt.self) }
+    }
+
     /// The kind of value in words, for messages: "a string", "an array".
     public var kindDescription: String {
         switch self {

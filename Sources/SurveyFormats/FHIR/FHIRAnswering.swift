@@ -78,14 +78,12 @@ extension FHIRSurvey {
     /// The first of the item's own options a scenario value picks (`option(_:matches:)`). A Coding with a code
     /// is looked up among the options with that code, when all the item's options are Codings.
     private func writtenOption(matching json: JSONValue, forItem index: Int) -> FHIR.Value? {
-        if let given = json.objectValue, let code = given["code"],
-            let coded = codedOptions.value(for: index, { FHIRCodedOptions(items[index].options) })
-        {
-            let system = given["system"]
-            for candidate in coded.byCode[code] ?? [] where system == nil || system == candidate.system {
-                return items[index].options[candidate.position].value
+        if let address = json.objectAddress, let coded = codedOptions.value(for: index, { FHIRCodedOptions(items[index].options) }) {
+            // An option's own object (a walk's value) picks what its members pick, found without hashing them.
+            if let own = coded.addresses.firstIndex(of: address) { return items[index].options[coded.picked[own]].value }
+            if let given = json.objectValue, let code = given["code"] {
+                return coded.position(code: code, system: given["system"]).map { items[index].options[$0].value }
             }
-            return nil
         }
         return items[index].options.first(where: { Self.option($0.value, matches: json) })?.value
     }
@@ -153,6 +151,11 @@ extension FHIRSurvey {
 /// `FHIRSurvey.option(_:matches:)` says; a Coding given with a code never picks an option without one).
 struct FHIRCodedOptions: Sendable {
     let byCode: [JSONValue: [(position: Int, system: JSONValue?)]]
+    /// The objects of the options with a code by where their members are stored (`JSONValue.objectAddress`),
+    /// and the option each picks (`position(code:system:)` of its own code and system): the survey holds
+    /// these objects, so an address found here is that very object.
+    private(set) var addresses: [UInt] = []
+    private(set) var picked: [Int] = []
 
     /// Nil when an option is not a Coding (such an option is matched as whole JSON).
     init?(_ options: [FHIR.AnswerOption]) {
@@ -162,5 +165,17 @@ struct FHIRCodedOptions: Sendable {
             if let code = coding["code"] { byCode[code, default: []].append((position, coding["system"])) }
         }
         self.byCode = byCode
+        for option in options {
+            guard let address = option.value.json.objectAddress, let coding = option.value.json.objectValue, let code = coding["code"],
+                let position = position(code: code, system: coding["system"])
+            else { continue }
+            addresses.append(address)
+            picked.append(position)
+        }
+    }
+
+    /// The option a Coding with this code and system (or none) picks.
+    func position(code: JSONValue, system: JSONValue?) -> Int? {
+        byCode[code]?.first { system == nil || system == $0.system }?.position
     }
 }
