@@ -296,10 +296,10 @@ final class FHIRSession: SurveySession {
     func computedEvents() -> [TraceEvent] {
         guard !state.expressions.computed.isEmpty else { return [] }
         defer { state.expressions.computed = [] }
-        var detail: [String: JSONValue] = [:]
+        var detail = [String: JSONValue](minimumCapacity: state.expressions.computed.count)
         for id in state.expressions.computed {
             detail[id] = answer(for: id) ?? .null
-            if let slot = state.instances.slot(named: id), state.slots[Int(slot)].isAnswered {
+            if coverage != nil, recordsCoverage, let slot = state.instances.slot(named: id), state.slots[Int(slot)].isAnswered {
                 recordAnswer(answers(slot), item: state.instances.item(slot))
             }
         }
