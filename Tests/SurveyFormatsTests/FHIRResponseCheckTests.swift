@@ -42,11 +42,15 @@ struct FHIRResponseCheckTests {
                 continue
             }
             submits += 1
-            // The key hashes each answer as `StableHash.of` its JSON, kept or worked out (`FHIRAnswerValues.hashes`).
+            // The key hashes each answer as `StableHash.of` its JSON (`FHIR.Value.stableHash`), and holds where
+            // the instances are as worked out afresh, though the shape it read was worked out when first asked
+            // for and shared since.
             for slot in session.state.instances.order.elements where session.state.slots[Int(slot)].isAnswered {
-                let reference = session.state.slots[Int(slot)].answer
-                #expect(session.state.values.hashes(reference) == session.answers(slot).map { StableHash.of($0.json) }, "\(label) walk \(walk)")
+                #expect(session.answers(slot).map(\.stableHash) == session.answers(slot).map { StableHash.of($0.json) }, "\(label) walk \(walk)")
             }
+            let shared = session.state.instances.shape
+            let afresh = FHIRInstanceShape(session.state.instances)
+            #expect(shared.slots == afresh.slots && shared.words == afresh.words && shared.digest == afresh.digest, "\(label) walk \(walk)")
             let findings = memoized.check(session, after: .submit, result: result)
             #expect(findings == direct.check(session, after: .submit, result: result), "\(label) walk \(walk)")
             // The invariant's fresh page kept for the key (worked out by the first session with it) is this

@@ -1,33 +1,38 @@
 /// How items read as the types operators and functions expect, with FHIRPath's implicit conversions
 /// (spec "Conversion"): FHIR primitives to their System value, Integer to Decimal, Integer and Decimal to
 /// Quantity (unit `'1'`), Date to DateTime.
+/// A System value is read in place; only a node is read through `systemValue` (a copy of the item).
 extension FHIRPathItem {
     var booleanValue: Bool? {
-        switch systemValue {
-        case .boolean(let value)?: value
+        switch self {
+        case .boolean(let value): value
+        case .node: systemValue?.booleanValue
         default: nil
         }
     }
 
     var stringValue: String? {
-        switch systemValue {
-        case .string(let value)?: value
+        switch self {
+        case .string(let value): value
+        case .node: systemValue?.stringValue
         default: nil
         }
     }
 
     var integerValue: Int? {
-        switch systemValue {
-        case .integer(let value)?: value
+        switch self {
+        case .integer(let value): value
+        case .node: systemValue?.integerValue
         default: nil
         }
     }
 
     /// Decimal or Integer as a Decimal.
     var decimalValue: FHIRPathDecimal? {
-        switch systemValue {
-        case .decimal(let value)?: value
-        case .integer(let value)?: FHIRPathDecimal(value)
+        switch self {
+        case .decimal(let value): value
+        case .integer(let value): FHIRPathDecimal(value)
+        case .node: systemValue?.decimalValue
         default: nil
         }
     }

@@ -43,9 +43,15 @@ struct FHIRInstances: Sendable {
         @exclusivity(unchecked) var blocks = ChunkedArray<Block>()
         @exclusivity(unchecked) var containers = ChunkedArray<[Int32]>()
         @exclusivity(unchecked) var order = WeightedOrder()
-        @exclusivity(unchecked) var listing = Listing()
+        // The boxes are made only by `init()`: a copy shares its original's (an initial value would make
+        // one to throw away).
+        @exclusivity(unchecked) var listing: Listing
+        @exclusivity(unchecked) var shape: Lazy<FHIRInstanceShape>
 
-        init() {}
+        init() {
+            listing = Listing()
+            shape = Lazy()
+        }
 
         init(sharing other: Storage) {
             slots = other.slots
@@ -53,6 +59,7 @@ struct FHIRInstances: Sendable {
             containers = other.containers
             order = other.order
             listing = other.listing
+            shape = other.shape
         }
     }
 
@@ -97,6 +104,19 @@ struct FHIRInstances: Sendable {
     }
     typealias Listing = Lazy<FHIRInstanceTree>
 
+    /// Where the instances are, as a response key says it (`FHIRInstanceShape`): worked out when first asked
+    /// for, anew after each change of the blocks or of what is on the page (`structureChanged`).
+    var shape: FHIRInstanceShape {
+        storage.shape.get { FHIRInstanceShape(self) }
+    }
+
+    /// The blocks or what is on the page changed: the listing and the shape are worked out again.
+    private mutating func structureChanged() {
+        let storage = ownStorage
+        storage.listing = Lazy()
+        storage.shape = Lazy()
+    }
+
     /// The root block alone, with one instance of every repeating group, none in the order yet.
     init(plan: FHIRBlockPlan) {
         self.plan = plan
@@ -132,7 +152,7 @@ struct FHIRInstances: Sendable {
     /// A new block of a template, with one instance of each repeating group in it, attached to nothing.
     @discardableResult
     mutating func makeBlock(template: Int32, parent: Int32, holder: Int32, holderContainer: Int32) -> Int32 {
-        listing = Lazy()
+        structureChanged()
         let id = Int32(blocks.count)
         let plan = plan.templates[Int(template)]
         let base = Int32(slots.count)
@@ -157,7 +177,7 @@ struct FHIRInstances: Sendable {
     /// Puts a block into its container's list at `index` (attached), and its slots on the page when its
     /// holder is there; the slots put on the page, in order.
     mutating func insert(_ block: Int32, at index: Int) -> [Int32] {
-        listing = Lazy()
+        structureChanged()
         let container = Int(blocks[Int(block)].firstContainerOfHolder(in: blocks))
         containers[container].insert(block, at: index)
         return attach(block)
@@ -182,7 +202,7 @@ struct FHIRInstances: Sendable {
 
     /// Marks a block as existing again (it stays at its place in its list) and puts its slots on the page.
     mutating func attach(_ block: Int32) -> [Int32] {
-        listing = Lazy()
+        structureChanged()
         blocks[Int(block)].attached = true
         guard isOnPage(holderOf: block) else { return [] }
         let run = slots(of: block)
@@ -192,7 +212,7 @@ struct FHIRInstances: Sendable {
 
     /// Takes a block's slots off the page and marks it set aside (it stays in its list); the slots taken off.
     mutating func detach(_ block: Int32) -> [Int32] {
-        listing = Lazy()
+        structureChanged()
         let run = blocks[Int(block)].attached && isOnPage(holderOf: block) ? slots(of: block) : []
         if let first = run.first { order.remove(from: first, count: run.count) }
         blocks[Int(block)].attached = false
@@ -201,7 +221,7 @@ struct FHIRInstances: Sendable {
 
     /// Takes a block off the page and out of its container's list for good; the slots taken off.
     mutating func remove(_ block: Int32) -> [Int32] {
-        listing = Lazy()
+        structureChanged()
         let run = detach(block)
         let container = Int(blocks[Int(block)].firstContainerOfHolder(in: blocks))
         containers[container].removeAll { $0 == block }
@@ -211,7 +231,7 @@ struct FHIRInstances: Sendable {
     /// Replaces the blocks of a container (a repeating question's answers, reordered, some new, some
     /// dropped): every old one leaves the page, the new list comes back on it. The slots taken off and put on.
     mutating func replaceBlocks(inContainer container: Int, with list: [Int32]) -> (removed: [Int32], added: [Int32]) {
-        listing = Lazy()
+        structureChanged()
         var removed: [Int32] = []
         for block in containers[container] { removed += detach(block) }
         containers[container] = list

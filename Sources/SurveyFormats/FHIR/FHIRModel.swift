@@ -82,10 +82,24 @@ public enum FHIR {
     public struct Value: Hashable, Sendable {
         public let type: ValueType
         public let json: JSONValue
+        /// `StableHash.of(json)`, worked out once as the value is made: response keys hash the answers they
+        /// hold at every Submit and every response SDC expressions read, mostly options made once.
+        public let stableHash: UInt64
 
         public init(_ type: ValueType, _ json: JSONValue) {
             self.type = type
             self.json = json
+            stableHash = StableHash.of(json)
+        }
+
+        /// Equal JSON hashes alike, so values of different hashes differ without comparing their JSON.
+        public static func == (lhs: Value, rhs: Value) -> Bool {
+            lhs.stableHash == rhs.stableHash && lhs.type == rhs.type && lhs.json == rhs.json
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(type)
+            hasher.combine(stableHash)
         }
 
         /// `valueCoding: {...}` and so on, as a response answer holds it.

@@ -41,22 +41,12 @@ struct FHIRArrival: Sendable {
 /// of the survey, those given since kept by the session.
 struct FHIRAnswerValues: Sendable {
     private var opening: [[FHIR.Value]] = []
-    /// The stable hash of each opening answer's JSON (`StableHash.of`), worked out once as the opening is
-    /// sealed: every submitted session's response key hashes its initial values, most of the answers it holds.
-    private var openingHashes: [[UInt64]] = []
     private var given: [[FHIR.Value]] = []
 
     subscript(reference: Int32) -> [FHIR.Value] {
         guard reference >= 0 else { return [] }
         let index = Int(reference)
         return index < opening.count ? opening[index] : given[index - opening.count]
-    }
-
-    /// `StableHash.of` each answer's JSON, in order: kept for the opening answers, worked out for the others.
-    func hashes(_ reference: Int32) -> [UInt64] {
-        guard reference >= 0 else { return [] }
-        let index = Int(reference)
-        return index < opening.count ? openingHashes[index] : given[index - opening.count].map { StableHash.of($0.json) }
     }
 
     mutating func add(_ values: [FHIR.Value]) -> Int32 {
@@ -66,7 +56,6 @@ struct FHIRAnswerValues: Sendable {
 
     /// The answers given so far become the shared opening ones.
     mutating func seal() {
-        openingHashes += given.map { values in values.map { StableHash.of($0.json) } }
         opening += given
         given = []
     }
