@@ -4,11 +4,12 @@
 /// Sessions keep their per-instance state in these, so a session started from a survey's opening state, and
 /// each of its steps, costs little whatever the survey's size.
 public struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
-    @usableFromInline static var shift: Int { 7 }
-    @usableFromInline static var mask: Int { (1 << shift) - 1 }
+    // Inlinable like the members that read them: otherwise a client module calls them at every element read.
+    @inlinable static var shift: Int { 7 }
+    @inlinable static var mask: Int { (1 << shift) - 1 }
     /// Chunks a page holds, as a shift: a page covers `1 << pageShift` elements.
-    @usableFromInline static var pageShift: Int { shift + 6 }
-    @usableFromInline static var pageMask: Int { (1 << 6) - 1 }
+    @inlinable static var pageShift: Int { shift + 6 }
+    @inlinable static var pageMask: Int { (1 << 6) - 1 }
 
     @usableFromInline var pages: [[[Element]]] = []
     @usableFromInline var storedCount = 0

@@ -20,9 +20,9 @@ public struct WeightedOrder: Sendable {
         @usableFromInline var chunk: Int32 = -1
         @usableFromInline var offset: Int32 = 0
 
-        @usableFromInline init() {}
+        @inlinable init() {}
 
-        @usableFromInline init(chunk: Int32, offset: Int32) {
+        @inlinable init(chunk: Int32, offset: Int32) {
             self.chunk = chunk
             self.offset = offset
         }
@@ -60,39 +60,39 @@ public struct WeightedOrder: Sendable {
     @usableFromInline var storage = Storage()
 
     /// The box, made this order's own before a change.
-    @usableFromInline var ownStorage: Storage {
+    @inlinable var ownStorage: Storage {
         mutating get {
             if !isKnownUniquelyReferenced(&storage) { storage = Storage(sharing: storage) }
             return storage
         }
     }
 
-    @usableFromInline var chunks: [[Int32]] {
+    @inlinable var chunks: [[Int32]] {
         _read { yield storage.chunks }
         _modify { yield &ownStorage.chunks }
     }
 
-    @usableFromInline var chunkIDs: [Int32] {
+    @inlinable var chunkIDs: [Int32] {
         _read { yield storage.chunkIDs }
         _modify { yield &ownStorage.chunkIDs }
     }
 
-    @usableFromInline var positionOfChunk: [Int32] {
+    @inlinable var positionOfChunk: [Int32] {
         _read { yield storage.positionOfChunk }
         _modify { yield &ownStorage.positionOfChunk }
     }
 
-    @usableFromInline var tree: [Weights] {
+    @inlinable var tree: [Weights] {
         _read { yield storage.tree }
         _modify { yield &ownStorage.tree }
     }
 
-    @usableFromInline var entries: ChunkedArray<Entry> {
+    @inlinable var entries: ChunkedArray<Entry> {
         _read { yield storage.entries }
         _modify { yield &ownStorage.entries }
     }
 
-    @usableFromInline var packedWeights: ChunkedArray<UInt8> {
+    @inlinable var packedWeights: ChunkedArray<UInt8> {
         _read { yield storage.packedWeights }
         _modify { yield &ownStorage.packedWeights }
     }
@@ -334,17 +334,17 @@ public struct WeightedOrder: Sendable {
     }
 
     /// Four weights in a byte, two bits each, the first kind lowest.
-    @usableFromInline static func pack(_ weights: SIMD4<UInt8>) -> UInt8 {
+    @inlinable static func pack(_ weights: SIMD4<UInt8>) -> UInt8 {
         precondition(weights.max() <= 3, "weights \(weights) do not fit two bits a kind")
         return weights[0] | weights[1] << 2 | weights[2] << 4 | weights[3] << 6
     }
 
-    @usableFromInline static func unpack(_ packed: UInt8) -> SIMD4<UInt8> {
+    @inlinable static func unpack(_ packed: UInt8) -> SIMD4<UInt8> {
         SIMD4(packed, packed >> 2, packed >> 4, packed >> 6) & 3
     }
 
     /// The weight of one kind in packed weights.
-    @usableFromInline static func weight(_ packed: UInt8, kind: Int) -> Int {
+    @inlinable static func weight(_ packed: UInt8, kind: Int) -> Int {
         Int(packed &>> UInt8(2 * kind)) & 3
     }
 
@@ -423,7 +423,7 @@ public struct WeightedOrder: Sendable {
         }
     }
 
-    @usableFromInline mutating func add(_ delta: Weights, at position: Int) {
+    @inlinable mutating func add(_ delta: Weights, at position: Int) {
         var index = position + 1
         while index < tree.count {
             tree[index] &+= delta
@@ -432,7 +432,7 @@ public struct WeightedOrder: Sendable {
     }
 
     /// The sum of the chunks before `position`.
-    @usableFromInline func prefix(_ position: Int) -> Weights {
+    @inlinable func prefix(_ position: Int) -> Weights {
         var index = position
         var total = Weights.zero
         while index > 0 {
