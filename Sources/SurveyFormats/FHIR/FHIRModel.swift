@@ -354,34 +354,36 @@ public enum FHIR {
         /// on write.
         private var parts: Parts
 
+        // Written only while the decoder makes the item (on a box of its own, `uniqueParts`), then only
+        // read: unchecked, so that reading a part is not an exclusivity check at run time.
         private final class Parts: @unchecked Sendable {
-            var linkId: String
-            var id: String
-            var text: String?
-            var type: ItemType
-            var required: Bool
-            var repeats: Bool
-            var readOnly: Bool
-            var maxLength: Int?
-            var options: [AnswerOption]
-            var externalValueSet: String?
-            var initial: [Value]
-            var enableWhen: [EnableWhen]
-            var enableBehavior: EnableBehavior?
-            var minValue: Value?
-            var maxValue: Value?
-            var maxOccurs: Int?
-            var minOccurs: Int?
-            var hidden: Bool
-            var itemControl: String?
-            var entryFormat: String?
-            var expressions: [SDCExpression]
-            var c3pro: C3PROHints
-            var parent: Int?
-            var children: [Int]
-            var location: SourceLocation
-            var enableWhenLocation: SourceLocation?
-            var rendering: Rendering?
+            @exclusivity(unchecked) var linkId: String
+            @exclusivity(unchecked) var id: String
+            @exclusivity(unchecked) var text: String?
+            @exclusivity(unchecked) var type: ItemType
+            @exclusivity(unchecked) var required: Bool
+            @exclusivity(unchecked) var repeats: Bool
+            @exclusivity(unchecked) var readOnly: Bool
+            @exclusivity(unchecked) var maxLength: Int?
+            @exclusivity(unchecked) var options: [AnswerOption]
+            @exclusivity(unchecked) var externalValueSet: String?
+            @exclusivity(unchecked) var initial: [Value]
+            @exclusivity(unchecked) var enableWhen: [EnableWhen]
+            @exclusivity(unchecked) var enableBehavior: EnableBehavior?
+            @exclusivity(unchecked) var minValue: Value?
+            @exclusivity(unchecked) var maxValue: Value?
+            @exclusivity(unchecked) var maxOccurs: Int?
+            @exclusivity(unchecked) var minOccurs: Int?
+            @exclusivity(unchecked) var hidden: Bool
+            @exclusivity(unchecked) var itemControl: String?
+            @exclusivity(unchecked) var entryFormat: String?
+            @exclusivity(unchecked) var expressions: [SDCExpression]
+            @exclusivity(unchecked) var c3pro: C3PROHints
+            @exclusivity(unchecked) var parent: Int?
+            @exclusivity(unchecked) var children: [Int]
+            @exclusivity(unchecked) var location: SourceLocation
+            @exclusivity(unchecked) var enableWhenLocation: SourceLocation?
+            @exclusivity(unchecked) var rendering: Rendering?
 
             init(linkId: String, id: String, text: String?, type: ItemType, required: Bool, repeats: Bool, readOnly: Bool, maxLength: Int?, options: [AnswerOption], externalValueSet: String?, initial: [Value], enableWhen: [EnableWhen], enableBehavior: EnableBehavior?, minValue: Value?, maxValue: Value?, maxOccurs: Int?, minOccurs: Int?, hidden: Bool, itemControl: String?, entryFormat: String?, expressions: [SDCExpression], c3pro: C3PROHints, parent: Int?, children: [Int], location: SourceLocation, enableWhenLocation: SourceLocation?, rendering: Rendering?) {
                 self.linkId = linkId

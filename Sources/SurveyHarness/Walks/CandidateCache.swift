@@ -8,8 +8,9 @@ final class CandidateCache {
     let survey: any Survey
     let settings: SessionSettings
     private let questionIDs: [String]
-    /// By index in `questionIDs`.
-    private var known: [(values: [JSONValue], hashes: [UInt64])?]
+    /// By index in `questionIDs`. One walker's (the cache is not Sendable): read at every step, so not
+    /// checked for exclusive access at run time.
+    @exclusivity(unchecked) private var known: [(values: [JSONValue], hashes: [UInt64])?]
 
     init(survey: any Survey, settings: SessionSettings) {
         self.survey = survey
