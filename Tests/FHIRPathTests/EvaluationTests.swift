@@ -134,7 +134,7 @@ import Testing
         let names = ["q1_value", "q2_value", "q1_valuf", "q1_value", "a_variable_name_longer_than_fifteen_bytes"]
         let list = names.enumerated().map { (name: $0.element, value: [FHIRPathItem.integer(10 + $0.offset)]) }
         let byText = FHIRPathEnvironment(variableList: list, over: base)
-        let byName = FHIRPathEnvironment(variables: list.map { (FHIRPathVariableName($0.name), $0.value) }, over: base)
+        let byName = FHIRPathEnvironment(variables: list.map { FHIRPathBinding(FHIRPathVariableName($0.name), $0.value) }, over: base)
         let expression = try FHIRPathExpression("%q1_value | %q2_value | %q1_valuf | %a_variable_name_longer_than_fifteen_bytes | %shared | %ucum")
         let expected = ["10 (integer)", "11 (integer)", "12 (integer)", "14 (integer)", "1 (integer)", "'http://unitsofmeasure.org' (string)"]
         #expect(try expression.evaluate(on: [], byText).map(FHIRPathResultJSON.text) == expected)

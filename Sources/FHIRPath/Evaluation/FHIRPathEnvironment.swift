@@ -11,7 +11,7 @@ public struct FHIRPathEnvironment: Sendable {
     private final class Storage: @unchecked Sendable {
         /// The variables, the first of a name counting: a handful of names is found faster by comparing their
         /// tags than by hashing.
-        var list: [(name: FHIRPathVariableName, value: FHIRPathCollection)]
+        var list: [FHIRPathBinding]
         /// The same by name, only for a list too long to search (`listLimit`).
         var byName: [String: [FHIRPathItem]]
         var clock: FHIRPathClock
@@ -26,7 +26,7 @@ public struct FHIRPathEnvironment: Sendable {
         static let listLimit = 16
 
         init(
-            list: [(name: FHIRPathVariableName, value: FHIRPathCollection)], clock: FHIRPathClock, terminology: FHIRPathTerminology,
+            list: [FHIRPathBinding], clock: FHIRPathClock, terminology: FHIRPathTerminology,
             resources: [FHIRTree], trace: (@Sendable (String, [FHIRPathItem]) -> Void)?, iifObserver: IIFObserver?, base: Storage? = nil
         ) {
             self.list = list
@@ -57,7 +57,7 @@ public struct FHIRPathEnvironment: Sendable {
         /// Every variable, the first of a name kept (this list's before its base's).
         var all: [String: [FHIRPathItem]] {
             var found = base?.all ?? [:]
-            for (name, value) in list.reversed() { found[name.text] = value }
+            for binding in list.reversed() { found[binding.name.text] = binding.value }
             return found
         }
     }
@@ -73,7 +73,7 @@ public struct FHIRPathEnvironment: Sendable {
         get { storage.all }
         set {
             storage = Storage(
-                list: newValue.map { (FHIRPathVariableName($0.key), $0.value) }, clock: storage.clock, terminology: storage.terminology, resources: storage.resources,
+                list: newValue.map { FHIRPathBinding(FHIRPathVariableName($0.key), $0.value) }, clock: storage.clock, terminology: storage.terminology, resources: storage.resources,
                 trace: storage.trace, iifObserver: storage.iifObserver)
         }
     }
@@ -140,7 +140,7 @@ public struct FHIRPathEnvironment: Sendable {
             for name in ["resource", "rootResource", "context"] where all[name] == nil { all[name] = root }
         }
         storage = Storage(
-            list: all.map { (FHIRPathVariableName($0.key), $0.value) }, clock: clock, terminology: terminology, resources: resources, trace: nil,
+            list: all.map { FHIRPathBinding(FHIRPathVariableName($0.key), $0.value) }, clock: clock, terminology: terminology, resources: resources, trace: nil,
             iifObserver: nil)
     }
 
@@ -148,7 +148,7 @@ public struct FHIRPathEnvironment: Sendable {
     /// binding a few names over shared ones lists its own first, with no dictionary made.
     public init(variableList: [(name: String, value: FHIRPathCollection)], clock: FHIRPathClock = .init()) {
         storage = Storage(
-            list: variableList.map { (FHIRPathVariableName($0.name), $0.value) }, clock: clock, terminology: .init(), resources: [], trace: nil,
+            list: variableList.map { FHIRPathBinding(FHIRPathVariableName($0.name), $0.value) }, clock: clock, terminology: .init(), resources: [], trace: nil,
             iifObserver: nil)
     }
 
@@ -156,12 +156,12 @@ public struct FHIRPathEnvironment: Sendable {
     /// has its (first) value there, any other name the base's; everything else is the base's. Variables
     /// shared by many evaluations are bound once in the base, and each evaluation lists only its own.
     public init(variableList: [(name: String, value: FHIRPathCollection)], over base: FHIRPathEnvironment) {
-        self.init(variables: variableList.map { (FHIRPathVariableName($0.name), $0.value) }, over: base)
+        self.init(variables: variableList.map { FHIRPathBinding(FHIRPathVariableName($0.name), $0.value) }, over: base)
     }
 
     /// The same with names whose tags are worked out already: what an evaluation binds over shared variables,
     /// its names written once (a form's variables, `%resource`…), builds no tag at each evaluation.
-    public init(variables: [(name: FHIRPathVariableName, value: FHIRPathCollection)], over base: FHIRPathEnvironment) {
+    public init(variables: [FHIRPathBinding], over base: FHIRPathEnvironment) {
         let shared = base.storage
         storage = Storage(
             list: variables, clock: shared.clock, terminology: shared.terminology, resources: shared.resources, trace: shared.trace,

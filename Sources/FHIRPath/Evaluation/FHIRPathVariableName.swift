@@ -28,3 +28,16 @@ public struct FHIRPathVariableName: Hashable, Sendable {
         hasher.combine(tag)
     }
 }
+
+/// A variable bound for evaluations: its name and its value. A struct rather than a pair: lists of these
+/// are made and dropped at every evaluation, and a list of pairs is destroyed element by element through
+/// the runtime's generic tuple code.
+public struct FHIRPathBinding: Sendable {
+    public let name: FHIRPathVariableName
+    public let value: FHIRPathCollection
+
+    public init(_ name: FHIRPathVariableName, _ value: FHIRPathCollection) {
+        self.name = name
+        self.value = value
+    }
+}

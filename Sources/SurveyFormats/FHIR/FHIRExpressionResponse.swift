@@ -70,12 +70,12 @@ struct FHIRExpressionResponse: Sendable {
 /// result is the one evaluating it again would give. One result a node, the last.
 final class FHIRExpressionResults: @unchecked Sendable {
     private let lock = NSLock()
-    private var kept: [Int: (variables: [(name: FHIRPathVariableName, value: FHIRPathCollection)], result: Result<FHIRPathCollection, FHIRPathError>)] = [:]
+    private var kept: [Int: (variables: [FHIRPathBinding], result: Result<FHIRPathCollection, FHIRPathError>)] = [:]
 
     /// The result kept for `node` with these variables, or `evaluate()`'s, then kept (worked out outside the
     /// lock; two threads may both work it out, and get the same).
     func result(
-        of node: Int, variables: ArraySlice<(name: FHIRPathVariableName, value: FHIRPathCollection)>, _ evaluate: () -> Result<FHIRPathCollection, FHIRPathError>
+        of node: Int, variables: ArraySlice<FHIRPathBinding>, _ evaluate: () -> Result<FHIRPathCollection, FHIRPathError>
     ) -> Result<FHIRPathCollection, FHIRPathError> {
         if let entry = lock.withLock({ kept[node] }), Self.identical(entry.variables[...], variables) { return entry.result }
         let result = evaluate()
@@ -85,7 +85,7 @@ final class FHIRExpressionResults: @unchecked Sendable {
 
     /// The same names in the same order (a node lists its variables in one order) with identical values.
     private static func identical(
-        _ a: ArraySlice<(name: FHIRPathVariableName, value: FHIRPathCollection)>, _ b: ArraySlice<(name: FHIRPathVariableName, value: FHIRPathCollection)>
+        _ a: ArraySlice<FHIRPathBinding>, _ b: ArraySlice<FHIRPathBinding>
     ) -> Bool {
         a.count == b.count && zip(a, b).allSatisfy { $0.name == $1.name && $0.value.isIdentical(to: $1.value) }
     }

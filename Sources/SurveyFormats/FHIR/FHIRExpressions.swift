@@ -547,7 +547,7 @@ final class FHIRExpressions: Sendable {
         guard let expression = node.fhirPath else { return node.compileError.map { .failure($0) } ?? .success([]) }
         evaluation.evaluations += 1
         let observer = iifCoverage?.observer(forNode: index)
-        func run(_ variables: [(name: FHIRPathVariableName, value: FHIRPathCollection)], over base: FHIRPathEnvironment, on context: FHIRPathCollection)
+        func run(_ variables: [FHIRPathBinding], over base: FHIRPathEnvironment, on context: FHIRPathCollection)
             -> Result<FHIRPathCollection, FHIRPathError>
         {
             evaluation.resultsComputed += 1
@@ -560,18 +560,18 @@ final class FHIRExpressions: Sendable {
             }
         }
         if population {
-            var variables: [(name: FHIRPathVariableName, value: FHIRPathCollection)] = []
+            var variables: [FHIRPathBinding] = []
             // Every other name it reads is empty (`%questionnaire` too: population has no Questionnaire).
             for name in node.dependencies?.variables ?? [] where name == "questionnaire" || !constants.contains(where: { $0.name == name }) && !["resource", "rootResource", "context"].contains(name) {
-                variables.append((FHIRPathVariableName(name), []))
+                variables.append(FHIRPathBinding(FHIRPathVariableName(name), []))
             }
             return run(variables, over: populationConstants, on: [])
         }
         // Listed with the node's variables first, then what is bound for this evaluation, over the constants:
         // the first of a name is its value.
-        var variables: [(name: FHIRPathVariableName, value: FHIRPathCollection)] = []
+        var variables: [FHIRPathBinding] = []
         variables.reserveCapacity(node.variableList.count + 4)
-        for (name, variable) in node.variableList { variables.append((name, value(of: variable, for: position, &evaluation))) }
+        for (name, variable) in node.variableList { variables.append(FHIRPathBinding(name, value(of: variable, for: position, &evaluation))) }
         let ownVariables = variables.count
         // The response is built only for an expression that reads it; one cut to the items it reads may
         // hold its result.
@@ -580,19 +580,19 @@ final class FHIRExpressions: Sendable {
         if let linkIds = node.responseSlice {
             let response = evaluation.view(survey, engine: engine, settings: settings, keeping: linkIds)
             let root: FHIRPathCollection = [.node(response.tree.root)]
-            variables.append((.resource, root))
-            variables.append((.rootResource, root))
+            variables.append(FHIRPathBinding(.resource, root))
+            variables.append(FHIRPathBinding(.rootResource, root))
             slice = response
         } else if node.readsResponse {
             let response = evaluation.view(survey, engine: engine, settings: settings)
             let root: FHIRPathCollection = [.node(response.tree.root)]
             context = position.map { response.item(at: $0, in: evaluation.tree).map { [.node($0)] } ?? [] } ?? (node.item == nil ? root : [])
-            variables.append((.resource, root))
-            variables.append((.rootResource, root))
-            variables.append((.context, context))
+            variables.append(FHIRPathBinding(.resource, root))
+            variables.append(FHIRPathBinding(.rootResource, root))
+            variables.append(FHIRPathBinding(.context, context))
         }
-        if let item = node.item, item < questionnaireItems.count { variables.append((engine == .lhcForms ? Self.qitem : Self.qItem, [.node(questionnaireItems[item])])) }
-        if engine == .androidFHIR { for name in node.unresolved { variables.append((FHIRPathVariableName(name), [])) } }
+        if let item = node.item, item < questionnaireItems.count { variables.append(FHIRPathBinding(engine == .lhcForms ? Self.qitem : Self.qItem, [.node(questionnaireItems[item])])) }
+        if engine == .androidFHIR { for name in node.unresolved { variables.append(FHIRPathBinding(FHIRPathVariableName(name), [])) } }
         // A result kept with the cut response is what evaluating again gives, except for the branches an
         // observer must be told of.
         guard let slice, observer == nil else { return run(variables, over: boundConstants, on: context) }
