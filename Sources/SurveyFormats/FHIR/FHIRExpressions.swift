@@ -172,7 +172,10 @@ final class FHIRExpressions: Sendable {
         _ memory: inout FHIRExpressionMemory, tree: FHIRInstanceTree, enablement: [Bool], answers: inout [[FHIR.Value]], withheld: [Bool],
         sameInstances: Bool
     ) -> FHIRExpressionPass {
-        var evaluation = Evaluation(tree: tree, enablement: enablement, answers: answers, withheld: withheld, sameInstances: sameInstances)
+        // The answers are moved into the evaluation and back: shared, the pass's first write would copy them all.
+        var evaluation = Evaluation(tree: tree, enablement: enablement, answers: [], withheld: withheld, sameInstances: sameInstances)
+        swap(&evaluation.answers, &answers)
+        defer { swap(&evaluation.answers, &answers) }
         var pass = FHIRExpressionPass()
         if !memory.started, let openingProblem {
             pass.failure = openingProblem
@@ -188,7 +191,6 @@ final class FHIRExpressions: Sendable {
         memory.resultsComputed += evaluation.resultsComputed
         for position in evaluation.written where !pass.written.contains(position) { pass.written.append(position) }
         for position in pass.written where !memory.computed.contains(tree.instances[position].id) { memory.computed.append(tree.instances[position].id) }
-        answers = evaluation.answers
         return pass
     }
 
