@@ -330,8 +330,9 @@ final class FHIRSession: SurveySession {
 }
 
 /// The form as it opens under one engine reading, which sessions of a Questionnaire without SDC
-/// expressions start from (with expressions: under one settings, for sessions that record no coverage).
-struct FHIROpening: Sendable {
+/// expressions start from (with expressions: under one settings, for sessions that record no coverage). A
+/// class: a session starting from it copies its state once, not the whole opening on the way.
+final class FHIROpening: Sendable {
     struct Key: Hashable, Sendable {
         let engine: FHIREngine
         let notEquals: FHIRStandardRules.NotEquals
