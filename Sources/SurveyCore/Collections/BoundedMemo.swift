@@ -9,8 +9,9 @@ import Foundation
 /// lookup itself.
 public final class BoundedMemo<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
     @usableFromInline let lock = NSLock()
-    @usableFromInline var values: [Key: Value] = [:]
-    @usableFromInline var computed = 0
+    // Guarded by the lock: not checked for exclusive access at run time as well.
+    @usableFromInline @exclusivity(unchecked) var values: [Key: Value] = [:]
+    @usableFromInline @exclusivity(unchecked) var computed = 0
     public let capacity: Int
 
     public init(capacity: Int) {

@@ -5,7 +5,8 @@ import Foundation
 /// read at every step.
 public final class Lazy<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let lock = NSLock()
-    @usableFromInline var value: Value?
+    // Guarded by the lock: not checked for exclusive access at run time as well.
+    @usableFromInline @exclusivity(unchecked) var value: Value?
 
     public init() {}
 
@@ -24,7 +25,8 @@ public final class Lazy<Value: Sendable>: @unchecked Sendable {
 /// under each engine reading, say.
 public final class LazyTable<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
     @usableFromInline let lock = NSLock()
-    @usableFromInline var values: [Key: Value] = [:]
+    // Guarded by the lock: not checked for exclusive access at run time as well.
+    @usableFromInline @exclusivity(unchecked) var values: [Key: Value] = [:]
 
     public init() {}
 

@@ -65,12 +65,12 @@ final class FHIRSession: SurveySession {
     /// The Questionnaire's SDC expressions, evaluated as the engine does (nil when it has none).
     let expressions: FHIRExpressions?
     /// The values expressions computed as the form opened.
-    private(set) var startEvents: [TraceEvent] = []
+    @exclusivity(unchecked) private(set) var startEvents: [TraceEvent] = []
     /// Whether an action can make the engine throw here, so the state is kept to undo it.
     private let mayThrow: Bool
     /// The response and what it is written from, worked out when first read after Submit.
-    private var response: JSONValue?
-    private var submitted: FHIRResponseInput?
+    @exclusivity(unchecked) private var response: JSONValue?
+    @exclusivity(unchecked) private var submitted: FHIRResponseInput?
     /// After Submit, the page worked out afresh for the invariant, when the step checker found it kept for
     /// the response's key (`FHIRSubmittedCheck`): nothing changes after Submit.
     @exclusivity(unchecked) var keptFreshPage: FHIRFreshPage?
@@ -79,7 +79,7 @@ final class FHIRSession: SurveySession {
     /// Instances whose enablement changed, whose place on the page is worked out after evaluation.
     @exclusivity(unchecked) var enablementChanged: [Int32] = []
     /// Under coverage: which items had an instance on the page after the last change.
-    var itemShown: [Bool]
+    @exclusivity(unchecked) var itemShown: [Bool]
     /// Where the focus is looked for after the change being made took the focused instance off the page.
     @exclusivity(unchecked) var focusAnchor: FocusAnchor?
     /// How many instances' enablement was decided (a condition evaluation each at most), for tests that count
