@@ -173,7 +173,7 @@ final class FHIRExpressions: Sendable {
         sameInstances: Bool
     ) -> FHIRExpressionPass {
         // The answers are moved into the evaluation and back: shared, the pass's first write would copy them all.
-        var evaluation = Evaluation(tree: tree, enablement: enablement, answers: [], withheld: withheld, sameInstances: sameInstances)
+        var evaluation = Evaluation(tree: tree, enablement: enablement, withheld: withheld, sameInstances: sameInstances)
         swap(&evaluation.answers, &answers)
         defer { swap(&evaluation.answers, &answers) }
         var pass = FHIRExpressionPass()
@@ -628,8 +628,8 @@ final class FHIRExpressions: Sendable {
 private struct Evaluation {
     let tree: FHIRInstanceTree
     let enablement: [Bool]
-    /// Each instance's answers, by position in the tree.
-    var answers: [[FHIR.Value]]
+    /// Each instance's answers, by position in the tree (moved in by `FHIRExpressions.run`).
+    var answers: [[FHIR.Value]] = []
     /// By position: whether android-fhir cleared the instance's answers from its response.
     let withheld: [Bool]
     var response: FHIRExpressionResponse? {
@@ -648,10 +648,9 @@ private struct Evaluation {
     var responsesBuilt = 0
     var resultsComputed = 0
 
-    init(tree: FHIRInstanceTree, enablement: [Bool], answers: [[FHIR.Value]], withheld: [Bool], sameInstances: Bool) {
+    init(tree: FHIRInstanceTree, enablement: [Bool], withheld: [Bool], sameInstances: Bool) {
         self.tree = tree
         self.enablement = enablement
-        self.answers = answers
         self.withheld = withheld
         self.sameInstances = sameInstances
     }
