@@ -34,6 +34,7 @@ extension BenchReport {
         var memoryObject = memory.map(memoryJSON) ?? [:]
         var fuzz: [String: JSONValue] = [:]
         var fuzzRatio: [String: JSONValue] = [:]
+        var fuzzWalk: [String: JSONValue] = [:]
         var described: [String: JSONValue] = [:]
         for figures in formats {
             let key = figures.workload.key
@@ -53,8 +54,9 @@ extension BenchReport {
                 ratio[key] = .object(ratiosJSON(figures))
             }
             if let memory = figures.memory { memoryObject[key] = .object(memoryJSON(memory)) }
-            if let figure = figures.fuzz?.figure {
-                fuzz[key] = figureJSON(figure)
+            if let measured = figures.fuzz {
+                fuzz[key] = figureJSON(measured.figure)
+                fuzzWalk[key] = figureJSON(measured.walk)
                 fuzzRatio[key] = figures.fuzzRatio.map(JSONValue.number) ?? .null
             }
         }
@@ -68,6 +70,7 @@ extension BenchReport {
             "stepCostRatio": .object(ratio),
             "fuzzStepsPerSecond": .object(fuzz),
             "fuzzEndToEndRatio": .object(fuzzRatio),
+            "fuzzWalkStepsPerSecond": .object(fuzzWalk),
             "targets": .object(Dictionary(uniqueKeysWithValues: targets.map { ($0.name, $0.met.map(JSONValue.bool) ?? .null) })),
         ]
         if !memoryObject.isEmpty { object["memory"] = .object(memoryObject) }
@@ -169,7 +172,7 @@ extension BenchReport {
                     + "\(memory.at1M / 1_000_000) MB at 1,000,000")
         }
         if let fuzz = figures.fuzz, let main = figures.surveys.first {
-            let ratio = figures.fuzzRatio.map { "; \(Int(($0 * 100).rounded()))% of the walk steps/s (properties off)" } ?? ""
+            let ratio = figures.fuzzRatio.map { "; \(Int(($0 * 100).rounded()))% of the walk steps/s (properties off) measured run by run beside it, \(Self.figure(fuzz.walk, count))" } ?? ""
             lines.append("  fuzz --walks \(fuzz.walks) on \(main) end to end, steps/s: \(Self.figure(fuzz.figure, count))\(ratio)")
         }
         for (survey, reason) in figures.skipped { lines.append("  left out \(survey): \(reason)") }

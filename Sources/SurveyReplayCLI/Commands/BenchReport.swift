@@ -45,8 +45,9 @@ struct BenchReport {
         var loadMilliseconds: [(size: Int, figure: BenchFigure)] = []
         var stepNanoseconds: [(size: Int, figure: BenchFigure)] = []
         var memory: (at100k: Int, at1M: Int, peak: Int)?
-        /// `fuzz --walks N` on the first survey, end to end, in steps a second (N is 20,000 unless quick).
-        var fuzz: (walks: Int, figure: BenchFigure)?
+        /// `fuzz --walks N` on the first survey, end to end, in steps a second (N is 20,000 unless quick), and
+        /// the walk rate with properties off on the same survey measured run by run beside it.
+        var fuzz: (walks: Int, figure: BenchFigure, walk: BenchFigure)?
 
         /// The step cost at a size divided by the cost at 100 (medians).
         func ratio(_ size: Int) -> Double? {
@@ -60,10 +61,12 @@ struct BenchReport {
             walks.first { $0.survey == survey }.map { ($0.off, $0.on) }
         }
 
-        /// End-to-end fuzz against the walks alone (properties off) on the first survey, by medians.
+        /// End-to-end fuzz against the walks alone (properties off) on the first survey, by the medians of the
+        /// two measured alternately: on a machine whose speed drifts, figures taken minutes apart would put the
+        /// drift into the ratio.
         var fuzzRatio: Double? {
-            guard let fuzz, let main = surveys.first, let walk = walk(on: main), walk.off.median > 0 else { return nil }
-            return fuzz.figure.median / walk.off.median
+            guard let fuzz, fuzz.walk.median > 0 else { return nil }
+            return fuzz.figure.median / fuzz.walk.median
         }
     }
 
@@ -164,7 +167,15 @@ struct BenchReport {
         if parts.contains(.fuzz), let main = surveys.first {
             progress("\(workload.label): fuzz")
             let walks = quick ? 500 : fuzzWalks
-            figures.fuzz = (walks, BenchFigure.of(runs: runs) { bench.fuzzStepsPerSecond(fresh(main.path, main.survey), walks: walks) })
+            // A walk run and a fuzz run alternately, as the jobs figure does: the ratio is of two figures taken
+            // over the same stretch of time.
+            var fuzz: [Double] = []
+            var walk: [Double] = []
+            for _ in 0..<runs {
+                walk.append(bench.walkStepsPerSecond(fresh(main.path, main.survey), builtInProperties: false, steps: quick ? 20_000 : 500_000, budget: quick ? 0.2 : 1.0))
+                fuzz.append(bench.fuzzStepsPerSecond(fresh(main.path, main.survey), walks: walks))
+            }
+            figures.fuzz = (walks, BenchFigure(fuzz), BenchFigure(walk))
         }
         if parts.contains(.sizes), let synthetic = workload.synthetic {
             for size in quick ? [100, 1_000] : sizes {
