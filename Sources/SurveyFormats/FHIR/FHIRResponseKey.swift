@@ -18,8 +18,9 @@ struct FHIRResponseKey: Hashable, Sendable {
     private var shapeDigest = FHIRInstanceShape.seed
     /// A word an instance: its answer count and flags (enabled, withheld).
     private(set) var states: [UInt64] = []
-    /// The answers of every answered instance, in document order.
-    private(set) var values: [FHIR.Value] = []
+    /// The answers of every answered instance, in document order: each instance's list as the session holds
+    /// it (one reference a list, not a copy of each value).
+    private(set) var values: [[FHIR.Value]] = []
     /// A stable hash of the states and the values, kept as they are appended: hashing the key hashes this and
     /// the shape's alone (Swift's hashing of the values' JSON objects costs more than the check it saves);
     /// equality still compares everything.
@@ -54,15 +55,17 @@ struct FHIRResponseKey: Hashable, Sendable {
         appendState(answers: answers, enabled: enabled, withheld: withheld)
     }
 
-    /// Appends the state of the next instance of the shape the key was made with.
+    /// Appends the state of the next instance of the shape the key was made with (inlined: a call an
+    /// instance cost as much as the work).
+    @inline(__always)
     mutating func appendState(answers: [FHIR.Value], enabled: Bool, withheld: Bool) {
         let word = UInt64(answers.count) << 8 | (enabled ? 1 : 0) | (withheld ? 2 : 0)
         states.append(word)
         digest = StableHash.mix(digest ^ word)
         guard !answers.isEmpty else { return }
-        for answer in answers {  // one or two: `append(contentsOf:)` costs more than copying them
-            values.append(answer)
-            digest = StableHash.mix(digest ^ answer.stableHash)  // the type is compared, not hashed
+        values.append(answers)
+        for position in answers.indices {  // read in place
+            digest = StableHash.mix(digest ^ answers[position].stableHash)  // the type is compared, not hashed
         }
     }
 

@@ -233,18 +233,20 @@ extension FHIRSession {
     /// session kept as it went (`order`: the instances in document order).
     func freshPage(_ order: [Int32]? = nil) -> FHIRFreshPage {
         let order = order ?? state.instances.order.elements
-        let instances = state.instances  // read in place, not copied out of the state at every use
+        // The state's lists are read in place, not through the session at every instance (each read retains
+        // them).
+        let (instances, slots, traits) = (state.instances, state.slots, plan.traits)
         var page = FHIRFreshPage(count: order.count)
         var shownSoFar = [Bool](repeating: false, count: instances.slotCount)
         var answeredBelow = [Int32](repeating: 0, count: instances.slotCount)
         for (position, slot) in order.enumerated() {
-            let traits = plan.traits[instances.item(slot)]
-            let shown = isEnabled(slot) && !traits.contains(.hidden) && instances.parent(slot).map { shownSoFar[Int($0)] } != false
+            let enabled = slots[Int(slot)].flags.contains(.enabled)
+            let shown = enabled && !traits[instances.item(slot)].contains(.hidden) && instances.parent(slot).map { shownSoFar[Int($0)] } != false
             shownSoFar[Int(slot)] = shown
             page.shown[position] = shown
             if shown { page.fingerprint &+= StableHash.mix(StableHash.of(instances.id(slot))) }
             page.weights[position] = weights(slot, shown: shown)
-            if isEnabled(slot), state.slots[Int(slot)].isAnswered {
+            if enabled, slots[Int(slot)].isAnswered {
                 var ancestor = instances.parent(slot)
                 while let above = ancestor {
                     answeredBelow[Int(above)] += 1
@@ -253,8 +255,8 @@ extension FHIRSession {
             }
         }
         // Required instances missing their answer (descendants come after their ancestors).
-        for slot in order where plan.traits[instances.item(slot)].contains(.required) && isEnabled(slot) {
-            let answered = plan.traits[instances.item(slot)].contains(.takesAnswers) ? state.slots[Int(slot)].isAnswered : answeredBelow[Int(slot)] > 0
+        for slot in order where traits[instances.item(slot)].contains(.required) && slots[Int(slot)].flags.contains(.enabled) {
+            let answered = traits[instances.item(slot)].contains(.takesAnswers) ? slots[Int(slot)].isAnswered : answeredBelow[Int(slot)] > 0
             if !answered { page.missingRequired += 1 }
         }
         if profile.engine == .lhcForms {
@@ -265,14 +267,18 @@ extension FHIRSession {
 
     /// Where the session's own page departs from the fresh one, checked in document order.
     private func violation(of fresh: FHIRFreshPage, _ order: [Int32]) -> String? {
+        // The state's lists are read once, not through the session at every instance (each read retains them).
         let instances = state.instances
+        let (slots, weights) = (state.slots, instances.order)
         for (position, slot) in order.enumerated() {
-            if isShown(slot), !isEnabled(slot) { return "'\(instances.id(slot))' is shown though it is not enabled" }
-            if fresh.shown[position] != isShown(slot) {
-                return "'\(instances.id(slot))' is \(isShown(slot) ? "on" : "off") the page though its enablement and its parent's say otherwise"
+            let flags = slots[Int(slot)].flags
+            let shown = flags.contains(.shown)
+            if shown, !flags.contains(.enabled) { return "'\(instances.id(slot))' is shown though it is not enabled" }
+            if fresh.shown[position] != shown {
+                return "'\(instances.id(slot))' is \(shown ? "on" : "off") the page though its enablement and its parent's say otherwise"
             }
             // Its weights are compared once it is shown as it should be: they are worked out from that.
-            if instances.order.weights(of: slot) != fresh.weights[position] { return "'\(instances.id(slot))' is counted in the page's lists as it no longer is" }
+            if weights.weights(of: slot) != fresh.weights[position] { return "'\(instances.id(slot))' is counted in the page's lists as it no longer is" }
         }
         if fresh.fingerprint != state.fingerprint { return "the page's fingerprint is not the sum of its instances' ids" }
         if fresh.missingRequired != state.missingRequired {
