@@ -211,6 +211,32 @@ struct FHIRResponseCheckTests {
         #expect(checked > 20, "\(checked) walks submitted")
     }
 
+    @Test("a focus taken off the page is found at the step, named by its id; a focus on it and the end of a submitted walk are not", .requires(.corpus))
+    func focusOffThePage() throws {
+        let survey = try FHIRCorpus.load("androidfhir-screener-questionnaire.json")
+        let settings = SessionSettings(today: testToday)
+        var walker = Walker(survey: survey, settings: settings, maxSteps: 12, builtInProperties: false, properties: nil)
+        let checker = FHIRStepChecker(survey: survey)
+        var tampered = 0
+        for walk in 0..<30 {
+            var stream = ChoiceStream(generator: SplitMix64(seed: SplitMix64.walkSeed(5, walk: walk)))
+            let outcome = walker.walk(&stream)
+            let session = try #require(survey.makeSession(settings) as? FHIRSession)
+            for action in outcome.actions {
+                let result = session.perform(action)
+                #expect(!checker.check(session, after: action, result: result).contains { $0.property == "focus-is-visible" }, "walk \(walk) after \(action)")
+                let focus = session.state.focus
+                guard !session.state.submitted, focus >= 0, session.isShown(focus) else { continue }
+                session.state.slots[Int(focus)].flags.remove(.shown)
+                let found = checker.check(session, after: action, result: result).filter { $0.property == "focus-is-visible" }
+                #expect(found.map(\.message) == ["the focus '\(session.state.instances.id(focus))' is not on screen"], "walk \(walk) after \(action)")
+                session.state.slots[Int(focus)].flags.insert(.shown)
+                tampered += 1
+            }
+        }
+        #expect(tampered > 100, "\(tampered) steps tampered")
+    }
+
     @Test("reading a response's top-level items one by one, each after those reading as the same item, reads the response")
     func topLevelItemsReadAsTheirList() throws {
         let survey = try loadQuestionnaire(

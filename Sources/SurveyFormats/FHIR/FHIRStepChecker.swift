@@ -23,8 +23,10 @@ final class FHIRStepChecker: StepChecker {
             findings.append(
                 Finding(.hazard, "enablement-unsettled", "enableWhen conditions form a cycle with no fixpoint: the enablement of '\(first ?? "?")' keeps changing", question: first))
         }
-        // The focus's position on the page is nil exactly when it is not shown: asked directly, not counted.
-        if let current = session.currentQuestion, !session.isShown(session.state.focus) {
+        // The focus's position on the page is nil exactly when it is not shown: asked directly, not counted
+        // (and its id, a string made from its blocks, made only for the finding).
+        let focus = session.state.focus
+        if !session.state.submitted, focus >= 0, !session.isShown(focus), let current = session.currentQuestion {
             findings.append(Finding(.engineError, "focus-is-visible", "the focus '\(current)' is not on screen"))
         }
         if action == .submit, result.outcome == .ok {
