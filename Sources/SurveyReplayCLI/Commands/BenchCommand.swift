@@ -24,8 +24,9 @@ enum BenchCommand {
         discussion: """
             Run it from the project folder in a release build. Each format is measured on its surveys (the
             corpus files the targets name first, then the project's own surveys its scenarios run): walk steps
-            a second with properties off and on, fuzz --walks 20000 end to end, memory over 1,000,000 walk
-            steps; and on synthetic surveys of 100, 1,000, 10,000 and 100,000 questions (SurveyNative, FHIR R4,
+            a second with properties off and on, fuzz --walks 20000 end to end (its ratio to the walk rate
+            taken from walk runs alternating with the fuzz runs), memory over 1,000,000 walk steps; and on
+            synthetic surveys of 100, 1,000, 10,000 and 100,000 questions (SurveyNative, FHIR R4,
             C3-PRO and SageResearch; an Owlmetry schema holds at most 30), load time and the cost of a walk
             step. Figures are min, median and max over the runs; targets met are marked.
 
