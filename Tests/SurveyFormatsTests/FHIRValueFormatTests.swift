@@ -6,6 +6,33 @@ import Testing
 /// match to load: the usual whole forms are read byte by byte, the others part by part, with the same verdicts.
 @Suite("FHIR value formats")
 struct FHIRValueFormatTests {
+    @Test("the tables that name item types, operators and value[x] types find what the raw values find")
+    func namesByTable() {
+        let odd = ["", " ", "Group", "group ", "opentChoice", "open_choice", "==", "=>", "EXISTS", "\u{0}", "choice\u{301}"]
+        for name in FHIR.ItemType.allCases.map(\.rawValue) + odd {
+            #expect(FHIR.ItemType.named(name) == FHIR.ItemType(rawValue: name), "\(name)")
+        }
+        for name in FHIR.Operator.allCases.map(\.rawValue) + odd {
+            #expect(FHIR.Operator.named(name) == FHIR.Operator(rawValue: name), "\(name)")
+        }
+        // Every prefix, the table's and others, against the key's suffix read as a raw value.
+        for prefix in ["answer", "value", "initial", "", "option", "answerValue"] {
+            var keys: [String] = [prefix, prefix + "Foo", "x" + prefix + "Coding", String(prefix.dropLast()) + "Coding", prefix.uppercased() + "Coding"]
+            for type in FHIR.ValueType.allCases {
+                keys.append(prefix + type.rawValue)
+                keys.append(prefix + type.rawValue.lowercased())
+                keys.append(prefix + type.rawValue + "s")
+            }
+            for key in keys {
+                let expected = key.hasPrefix(prefix) ? FHIR.ValueType(rawValue: String(key.dropFirst(prefix.count))) : nil
+                #expect(FHIRValues.type(ofKey: key, prefix: prefix) == expected, "\(prefix) \(key)")
+            }
+        }
+        #expect(FHIRValues.type(ofKey: "answerCoding", prefix: "answer") == .coding)
+        #expect(FHIRValues.type(ofKey: "valueDateTime", prefix: "value") == .dateTime)
+        #expect(FHIRValues.type(ofKey: "answerCoding", prefix: "value") == nil)
+    }
+
     @Test("a date is a year, a year and month, or a whole date that exists")
     func dates() {
         for valid in ["2025", "2025-07", "2025-07-15", "2024-02-29", "0001-01-01"] {

@@ -482,7 +482,7 @@ struct FHIRDecoder {
     private mutating func itemType(_ object: JSONObjectCursor, linkId: String, cursor: JSONCursor) -> (FHIR.ItemType, FHIR.Rendering?)? {
         let typeCursor = object["type"]
         let written = typeCursor?.stringValue
-        if let written, let type = FHIR.ItemType(rawValue: written) {
+        if let written, let type = FHIR.ItemType.named(written) {
             guard type == .reference else { return (type, nil) }
             differsByEngine = true
             finding(
@@ -577,7 +577,7 @@ struct FHIRDecoder {
                 }
                 op = .equals
             } else if let opCursor = condition["operator"], let name = opCursor.stringValue {
-                op = FHIR.Operator(rawValue: name)
+                op = FHIR.Operator.named(name)
                 if op == nil {
                     error(opCursor, "unknown enableWhen operator \"\(name)\"; expected one of exists, =, !=, >, <, >=, <=")
                 }

@@ -9,6 +9,11 @@ public enum FHIR {
         case openChoice = "open-choice"
         case attachment, reference, quantity
 
+        /// The type a `type` string names, as `init(rawValue:)` finds it, by a table (decoding asks at every
+        /// item; the generated initializer compares the string with each case in turn).
+        static func named(_ name: String) -> ItemType? { byName[name] }
+        private static let byName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
+
         /// "a group", "an integer": the type as a message names it.
         public var withArticle: String { ("aeiou".contains(rawValue.prefix(1)) ? "an " : "a ") + rawValue }
 
@@ -115,6 +120,11 @@ public enum FHIR {
         case less = "<"
         case greaterOrEqual = ">="
         case lessOrEqual = "<="
+
+        /// The operator an `operator` string names, as `init(rawValue:)` finds it, by a table (decoding asks at
+        /// every condition).
+        static func named(_ name: String) -> Operator? { byName[name] }
+        private static let byName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
 
         var isOrdering: Bool {
             switch self {

@@ -10,9 +10,24 @@ enum FHIRValues {
     }
 
     /// The type a `prefix<Type>` key names (`answerCoding`: Coding), or nil. Past a prefix the key has, its
-    /// characters start where the prefix's bytes end.
+    /// characters start where the prefix's bytes end. The prefixes items and conditions are read with look
+    /// the whole key up in a table (decoding a large form asks at every condition, option and initial value).
     static func type(ofKey key: String, prefix: String) -> FHIR.ValueType? {
-        key.hasPrefix(prefix) ? FHIR.ValueType(rawValue: String(decoding: key.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)) : nil
+        switch prefix {
+        case "answer": answerTypes[key]
+        case "value": valueTypes[key]
+        case "initial": initialTypes[key]
+        default: key.hasPrefix(prefix) ? FHIR.ValueType(rawValue: String(decoding: key.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)) : nil
+        }
+    }
+
+    /// Every `answer<Type>`, `value<Type>` and `initial<Type>` key with its type.
+    private static let answerTypes = types(prefix: "answer")
+    private static let valueTypes = types(prefix: "value")
+    private static let initialTypes = types(prefix: "initial")
+
+    private static func types(prefix: String) -> [String: FHIR.ValueType] {
+        Dictionary(uniqueKeysWithValues: FHIR.ValueType.allCases.map { (prefix + $0.rawValue, $0) })
     }
 
     /// The members of a Coding that are strings when present.
