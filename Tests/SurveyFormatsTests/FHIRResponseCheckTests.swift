@@ -174,16 +174,26 @@ struct FHIRResponseCheckTests {
         #expect(checker.findings(FHIRReadBack(answered: ["trip#2/malaria"]), completed: true, twoTrips).isEmpty)
     }
 
-    @Test("a fresh page kept for a response key still finds a session whose own page drifted", .requires(.corpus))
-    func keptFreshPageStillChecks() throws {
+    /// The corpus screener, the settings its walks run under, and seeded walks on it (their actions and
+    /// whether they submitted).
+    private func screenerWalks(seed: UInt64, count: Int, maxSteps: Int) throws -> (FHIRSurvey, SessionSettings, [(actions: [Action], submitted: Bool)]) {
         let survey = try FHIRCorpus.load("androidfhir-screener-questionnaire.json")
         let settings = SessionSettings(today: testToday)
-        var walker = Walker(survey: survey, settings: settings, maxSteps: 40, builtInProperties: false, properties: nil)
+        var walker = Walker(survey: survey, settings: settings, maxSteps: maxSteps, builtInProperties: false, properties: nil)
+        let walks = (0..<count).map { walk in
+            var stream = ChoiceStream(generator: SplitMix64(seed: SplitMix64.walkSeed(seed, walk: walk)))
+            let outcome = walker.walk(&stream)
+            return (outcome.actions, outcome.submitted)
+        }
+        return (survey, settings, walks)
+    }
+
+    @Test("a fresh page kept for a response key still finds a session whose own page drifted", .requires(.corpus))
+    func keptFreshPageStillChecks() throws {
+        let (survey, settings, walks) = try screenerWalks(seed: 3, count: 40, maxSteps: 40)
         let checker = FHIRStepChecker(survey: survey)
         var checked = 0
-        for walk in 0..<40 {
-            var stream = ChoiceStream(generator: SplitMix64(seed: SplitMix64.walkSeed(3, walk: walk)))
-            let outcome = walker.walk(&stream)
+        for (walk, outcome) in walks.enumerated() {
             guard outcome.submitted, outcome.actions.last == .submit, let session = survey.makeSession(settings) as? FHIRSession else { continue }
             for action in outcome.actions.dropLast() { _ = session.perform(action) }
             let result = session.perform(.submit)
@@ -213,14 +223,10 @@ struct FHIRResponseCheckTests {
 
     @Test("a focus taken off the page is found at the step, named by its id; a focus on it and the end of a submitted walk are not", .requires(.corpus))
     func focusOffThePage() throws {
-        let survey = try FHIRCorpus.load("androidfhir-screener-questionnaire.json")
-        let settings = SessionSettings(today: testToday)
-        var walker = Walker(survey: survey, settings: settings, maxSteps: 12, builtInProperties: false, properties: nil)
+        let (survey, settings, walks) = try screenerWalks(seed: 5, count: 30, maxSteps: 12)
         let checker = FHIRStepChecker(survey: survey)
         var tampered = 0
-        for walk in 0..<30 {
-            var stream = ChoiceStream(generator: SplitMix64(seed: SplitMix64.walkSeed(5, walk: walk)))
-            let outcome = walker.walk(&stream)
+        for (walk, outcome) in walks.enumerated() {
             let session = try #require(survey.makeSession(settings) as? FHIRSession)
             for action in outcome.actions {
                 let result = session.perform(action)
