@@ -10,8 +10,8 @@ enum FHIRValues {
     }
 
     /// The type a `prefix<Type>` key names (`answerCoding`: Coding), or nil. Past a prefix the key has, its
-    /// characters start where the prefix's bytes end. The prefixes items and conditions are read with look
-    /// the whole key up in a table (decoding a large form asks at every condition, option and initial value).
+    /// characters start where the prefix's bytes end. Under the prefixes items and conditions are read with,
+    /// the whole key is looked up in a table (decoding asks at every condition, option and initial value).
     static func type(ofKey key: String, prefix: String) -> FHIR.ValueType? {
         switch prefix {
         case "answer": answerTypes[key]
